@@ -1,0 +1,70 @@
+import type { Hook } from '@hono/zod-openapi'
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { HTTPException } from 'hono/http-exception'
+import { cors } from './http/cors.js'
+import { describeIssues } from './http/error-response.js'
+import { type RequestLogVariables, requestLog } from './http/request-log.js'
+import { itemsApp } from './items/items.app.js'
+import { DuplicateIdError, type ItemStore, StoreUnavailableError } from './store/item-store.js'
+
+export type AppOptions = {
+  store: ItemStore
+  /** When set, mutations need it in `x-apikey`. */
+  apiKey?: string | undefined
+  /** `['*']` or the exact origins browser apps call from. */
+  corsOrigins?: readonly string[]
+  /** Where request lines and errors go; stdout by default. */
+  log?: (line: string) => void
+}
+
+type AppEnv = { Variables: RequestLogVariables }
+
+const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
+  if (result.success) return
+  return c.json(
+    {
+      error: `invalid ${result.target === 'param' ? 'path parameter' : 'request body'}`,
+      issues: describeIssues(result.error.issues),
+    },
+    400,
+  )
+}
+
+/**
+ * items-service as a Hono app over the given store. Pure: reads no environment, opens nothing.
+ * @example createApp({ store: await EmbeddedItemStore.open('.data') })
+ */
+export function createApp({
+  store,
+  apiKey,
+  corsOrigins = ['*'],
+  log = (line) => process.stdout.write(line),
+}: AppOptions) {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  app.use(requestLog({ write: log }))
+  app.use(cors({ origins: corsOrigins }))
+
+  app.get('/healthz', async (c) => {
+    try {
+      await store.ping()
+      return c.json({ status: 'ok' })
+    } catch {
+      return c.json({ status: 'unavailable', error: 'database unavailable' }, 503)
+    }
+  })
+  const routes = app.route('/', itemsApp({ store, apiKey }))
+
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404))
+  app.onError((error, c) => {
+    if (error instanceof DuplicateIdError) return c.json({ error: error.message }, 409)
+    if (error instanceof StoreUnavailableError) return c.json({ error: error.message }, 503)
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ error: error.message || 'bad request' }, error.status)
+    }
+    log(`${new Date().toISOString()} ${c.get('requestId')} error ${error.stack ?? error}\n`)
+    return c.json({ error: 'internal error' }, 500)
+  })
+  return routes
+}
+
+export type AppType = ReturnType<typeof createApp>

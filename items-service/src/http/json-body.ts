@@ -1,0 +1,35 @@
+import type { MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+
+const jsonContentType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+const requireJsonContentType: MiddlewareHandler = async (c, next) => {
+  if (jsonContentType.test(c.req.header('content-type') ?? '')) return next()
+  return c.json({ error: 'Content-Type must be application/json' }, 415)
+}
+
+const parseJsonObject: MiddlewareHandler = async (c, next) => {
+  let body: unknown
+  try {
+    body = await c.req.json()
+  } catch {
+    return c.json({ error: 'request body is not valid JSON' }, 400)
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return c.json({ error: 'request body must be a JSON object' }, 400)
+  }
+  return next()
+}
+
+/**
+ * Admits only JSON object bodies of at most `maxBytes`: 415 for another content type, 413 when
+ * larger (chunked bodies are counted as they stream), 400 for JSON that does not parse or is
+ * not an object. The parsed body stays cached for the validators that follow.
+ */
+export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler[] {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413),
+  })
+  return [requireJsonContentType, limit, parseJsonObject]
+}

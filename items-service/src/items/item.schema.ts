@@ -1,0 +1,52 @@
+import { z } from '@hono/zod-openapi'
+
+const noControlCharacters = /^[^\p{Cc}]*$/u
+
+const itemId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(noControlCharacters, 'must not contain control characters')
+  .openapi({ description: 'Public key of the item, e.g. an IMDb id', example: 'tt0111161' })
+const name = z.string().min(1).max(500).openapi({ example: 'The Shawshank Redemption' })
+const genre = z.string().min(1).max(100).openapi({ example: 'Drama' })
+
+/** POST /items body: the three required fields; other top-level fields are stored as given. */
+export const newItemSchema = z
+  .object({ id: itemId, name, genre })
+  .catchall(z.unknown())
+  .openapi('NewItem', {
+    description:
+      'Fields named `_id`, starting with `$`, containing `.`, or `__proto__`, `constructor`, `prototype` are refused at any depth.',
+  })
+
+/** PUT /items/:id body: any subset of the fields, at least one. */
+export const itemFieldsSchema = z
+  .object({ id: itemId.optional(), name: name.optional(), genre: genre.optional() })
+  .catchall(z.unknown())
+  .refine((fields) => Object.keys(fields).length > 0, 'at least one field is required')
+  .openapi('ItemFields')
+
+/** An item as every read returns it. */
+export const itemSchema = z
+  .object({
+    _id: z
+      .string()
+      .regex(/^[0-9a-f]{24}$/)
+      .openapi({ example: '6740a1f2c3d4e5f6a7b8c9d0' }),
+    id: itemId,
+    name,
+    genre,
+  })
+  .catchall(z.unknown())
+  .openapi('Item')
+
+export const itemListSchema = z.array(itemSchema).openapi('ItemList')
+
+export const itemIdParamSchema = z.object({
+  id: itemId.openapi({ param: { name: 'id', in: 'path' } }),
+})
+
+export type Item = z.infer<typeof newItemSchema>
+export type ItemFields = z.infer<typeof itemFieldsSchema>
+export type StoredItem = z.infer<typeof itemSchema>

@@ -1,0 +1,52 @@
+import { serve } from '@hono/node-server'
+import { createApp } from './app.js'
+import { parseEnv } from './env.js'
+import { openItemStore } from './store/open-item-store.js'
+
+const log = (line: string) => process.stdout.write(`${line}\n`)
+
+async function main(): Promise<void> {
+  const settings = parseEnv(process.env)
+  const { store, description } = await withDeadline(
+    openItemStore(settings),
+    settings.CONNECT_TIMEOUT_MS,
+  )
+  const app = createApp({
+    store,
+    apiKey: settings.ITEMS_APIKEY,
+    corsOrigins: settings.CORS_ORIGINS,
+  })
+  const server = serve({ fetch: app.fetch, port: settings.PORT, hostname: settings.HOST }, (info) =>
+    log(`items-service listening on http://${info.address}:${info.port} (${description})`),
+  )
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log(`${signal}: finishing requests in flight, then closing`)
+    server.close(async () => {
+      await store.close()
+      process.exit(0)
+    })
+    // Idle keep-alive connections would hold close() open; in-flight requests still finish.
+    if ('closeIdleConnections' in server) server.closeIdleConnections()
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+/** Rejects when `promise` has not settled within `ms`, so start-up fails in bounded time. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no database answer within ${ms} ms`)), ms)
+    promise.then(resolve, reject).finally(() => clearTimeout(timer))
+  })
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `items-service failed to start: ${error instanceof Error ? error.message : error}\n`,
+  )
+  process.exit(1)
+})

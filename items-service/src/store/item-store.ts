@@ -1,0 +1,40 @@
+import type { Item, ItemFields } from '../items/item.schema.js'
+
+/** A JSON document already serialised: bytes in memory, or a stream of them. */
+export type JsonBody = Uint8Array | ReadableStream<Uint8Array>
+
+/**
+ * The storage port of items-service. Reads answer serialised JSON so that an adapter can
+ * serve cached bytes (embedded) or stream from a cursor (MongoDB) without building objects.
+ */
+export interface ItemStore {
+  /** Every item, as a JSON array in insertion order. */
+  list(): Promise<JsonBody>
+  /** The item whose `id` equals `id`, as a JSON object, or null. */
+  find(id: string): Promise<Uint8Array | null>
+  /** Stores one item; it gains `_id`. @throws DuplicateIdError */
+  insert(item: Item): Promise<void>
+  /** Sets the given fields on the first item with that `id`; false when none. @throws DuplicateIdError */
+  update(id: string, fields: ItemFields): Promise<boolean>
+  /** Removes one item with that `id`; false when none. */
+  remove(id: string): Promise<boolean>
+  /** Resolves when the store answers. @throws StoreUnavailableError */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+/** Another item already has this `id`. */
+export class DuplicateIdError extends Error {
+  constructor(readonly id: string) {
+    super(`an item with id '${id}' already exists`)
+    this.name = 'DuplicateIdError'
+  }
+}
+
+/** The database did not answer; the request may be retried. */
+export class StoreUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('database unavailable', options)
+    this.name = 'StoreUnavailableError'
+  }
+}

@@ -1,0 +1,21 @@
+import type { Settings } from '../env.js'
+import { EmbeddedItemStore } from './embedded-item-store.js'
+import type { ItemStore } from './item-store.js'
+import { MongoItemStore } from './mongo-item-store.js'
+
+/** The store the settings name: MongoDB when CONNECTION_URL is set, the embedded one otherwise. */
+export async function openItemStore(
+  settings: Settings,
+): Promise<{ store: ItemStore; description: string }> {
+  if (settings.CONNECTION_URL) {
+    const store = await MongoItemStore.connect({
+      url: settings.CONNECTION_URL,
+      dbName: settings.DB_NAME,
+      collectionName: settings.COLLECTION_NAME,
+      timeoutMs: settings.CONNECT_TIMEOUT_MS,
+    })
+    return { store, description: `MongoDB ${settings.DB_NAME}.${settings.COLLECTION_NAME}` }
+  }
+  const store = await EmbeddedItemStore.open(settings.DATA_DIR, settings.COLLECTION_NAME)
+  return { store, description: `embedded store in ${settings.DATA_DIR}` }
+}
