@@ -1,0 +1,43 @@
+// Bundles the two entries: dist/server.js for Node (dependencies stay in node_modules) and
+// dist/worker.js, a self-contained module Worker with every dependency inlined.
+import { build } from 'esbuild'
+
+const root = new URL('..', import.meta.url).pathname
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  sourcemap: true,
+  logLevel: 'warning',
+}
+
+// deta's browser build calls require('fs') only in Drive.put({ path }), which the service never
+// uses; an empty module stands in so the Worker bundle needs no Node built-in.
+const noNodeFs = {
+  name: 'no-node-fs',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?fs$/ }, () => ({ path: 'fs', namespace: 'empty' }))
+    build.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export default {}' }))
+  },
+}
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['src/server.ts'],
+    outfile: 'dist/server.js',
+    platform: 'node',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/worker.ts'],
+    outfile: 'dist/worker.js',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    minify: true,
+    plugins: [noNodeFs],
+  }),
+])

@@ -1,0 +1,34 @@
+/** One message, as every transport receives it. */
+export type OutgoingMail = { from: string; to: string; subject: string; text: string }
+
+/** The outcome of a send, in the terms the HTTP answer needs. */
+export type SendResult =
+  | {
+      ok: true
+      /** The provider's body, byte for byte, to pass on to the client. */
+      body: string
+      /** The same body parsed, for the mail log. */
+      output: Record<string, unknown>
+    }
+  | { ok: false; status: number; error: string }
+
+/** Sends one message. Never rejects: every failure is a `SendResult` with a status. */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<SendResult>
+}
+
+/** The fixed parts of every message; `{name}` in `text` becomes the recipient's name. */
+export type MailTemplate = { from: string; subject: string; text: string }
+
+/** Fills the template for one recipient. */
+export function composeMail(
+  template: MailTemplate,
+  recipient: { email: string; name: string },
+): OutgoingMail {
+  return {
+    from: template.from,
+    to: recipient.email,
+    subject: template.subject,
+    text: template.text.replaceAll('{name}', recipient.name),
+  }
+}

@@ -1,0 +1,49 @@
+import type { MailLog, Stored } from '../mail-log/mail-log.js'
+import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
+
+/** A message the outbox captured instead of delivering. */
+export type OutboxMessage = OutgoingMail & { id: string; queuedAt: string }
+
+/**
+ * Delivers nothing: keeps each message in `store` and answers like Mailgun does
+ * (`{"id":"<timestamp.hex@outbox.local>","message":"Queued. Thank you."}`), so everything
+ * after the send behaves as in production.
+ */
+export class OutboxMailer implements Mailer {
+  #store: MailLog<OutboxMessage>
+
+  constructor(store: MailLog<OutboxMessage>) {
+    this.#store = store
+  }
+
+  async send(mail: OutgoingMail): Promise<SendResult> {
+    const now = new Date()
+    const id = `<${timestamp(now)}.${randomHex(8)}@outbox.local>`
+    try {
+      await this.#store.insert({ ...mail, id, queuedAt: now.toISOString() })
+    } catch {
+      return { ok: false, status: 503, error: 'the outbox is unavailable' }
+    }
+    const output = { id, message: 'Queued. Thank you.' }
+    return { ok: true, body: JSON.stringify(output), output }
+  }
+
+  /** What was captured, newest first. */
+  list(options: { limit: number }): Promise<Stored<OutboxMessage>[]> {
+    return this.#store.list(options)
+  }
+
+  ping(): Promise<void> {
+    return this.#store.ping()
+  }
+}
+
+function timestamp(date: Date): string {
+  return date.toISOString().replace(/\D/g, '').slice(0, 14)
+}
+
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('')
+}

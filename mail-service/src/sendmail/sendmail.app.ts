@@ -1,0 +1,50 @@
+import { OpenAPIHono, type RouteHandler } from '@hono/zod-openapi'
+import type { Env, Handler, MiddlewareHandler } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { validationHook } from '../http/errors.js'
+import { jsonObjectBody } from '../http/json-body.js'
+import type { MailLog } from '../mail-log/mail-log.js'
+import { composeMail, type Mailer, type MailTemplate } from '../mailer/mailer.js'
+import { type RecordSendOptions, recordSend } from './record-send.js'
+import { sendMailRoute } from './sendmail.routes.js'
+import type { SendMailBody } from './sendmail.schema.js'
+
+export type SendMailDeps = {
+  mailer: Mailer
+  mailLog: MailLog
+  template: MailTemplate
+  requireApiKey: MiddlewareHandler
+  maxBodyBytes?: number
+  retry?: RecordSendOptions
+}
+
+/**
+ * `POST /sendmail`, in the order the design fixes: API key, body, send, log, answer.
+ * The provider's success body is passed on byte for byte.
+ */
+export function sendMailApp({
+  mailer,
+  mailLog,
+  template,
+  requireApiKey,
+  maxBodyBytes = 16 * 1024,
+  retry,
+}: SendMailDeps) {
+  const app = new OpenAPIHono({ defaultHook: validationHook })
+  const middleware = [requireApiKey, jsonObjectBody({ maxBytes: maxBodyBytes })]
+  const route = { ...sendMailRoute, middleware }
+  const send: Handler<Env, '/sendmail', ValidatedBody> = async (c) => {
+    const { email, name } = c.req.valid('json')
+    const result = await mailer.send(composeMail(template, { email, name }))
+    if (!result.ok) {
+      return c.json({ error: result.error }, result.status as ContentfulStatusCode)
+    }
+    await recordSend(mailLog, { email, name, output: result.output }, retry)
+    return c.body(result.body, 201, { 'content-type': 'application/json' })
+  }
+  // The 201 body is the provider's own bytes and a failure carries the provider's own status;
+  // the typed responses cannot say that, the document does (201 and `default`).
+  return app.openapi(route, send as unknown as RouteHandler<typeof route>)
+}
+
+type ValidatedBody = { in: { json: SendMailBody }; out: { json: SendMailBody } }

@@ -1,0 +1,52 @@
+import type { Hono } from 'hono'
+import { createApp } from './app.js'
+import { parseEnv } from './env.js'
+import { MemoryMailLog } from './mail-log/memory-mail-log.js'
+import { describeSetup, openAdapters } from './stores.js'
+
+type Bindings = Record<string, unknown>
+
+let app: Promise<Hono> | undefined
+
+/** Builds the app once per isolate from the Worker's bindings (vars and secrets). */
+async function build(bindings: Bindings): Promise<Hono> {
+  const raw = Object.fromEntries(
+    Object.entries(bindings).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  )
+  const settings = parseEnv(raw)
+  const adapters = await openAdapters(settings, async () => new MemoryMailLog())
+  for (const line of describeSetup(
+    settings,
+    'in memory only (set DETA_PROJECT_KEY to keep them)',
+  )) {
+    console.log(line)
+  }
+  if (settings.apiKeys.length === 0) {
+    console.error('API_KEYS is not set: every call that needs x-apikey is refused')
+  }
+  return createApp({
+    ...adapters,
+    apiKeys: settings.apiKeys,
+    corsOrigins: settings.corsOrigins,
+    template: settings.mail,
+  })
+}
+
+/** The module Worker: same app as the Node entry, settings from the bindings. */
+export default {
+  async fetch(request: Request, bindings: Bindings, context: unknown): Promise<Response> {
+    app ??= build(bindings)
+    try {
+      return (await app).fetch(request, bindings, context as never)
+    } catch (error) {
+      app = undefined
+      console.error(`mail-service cannot start: ${error instanceof Error ? error.message : error}`)
+      return Response.json(
+        { error: 'the service is misconfigured; its log says which setting' },
+        { status: 503 },
+      )
+    }
+  },
+}
