@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DetaStandIn } from '../../test/support/deta-stand-in.js'
+import { DetaMailLog } from './deta-mail-log.js'
+import { describeMailLogContract } from './mail-log.contract.js'
+import type { MailLogEntry } from './mail-log.js'
+
+const projectKey = 'a0abc123_secretPart'
+
+let standIn: DetaStandIn
+beforeAll(async () => {
+  standIn = await DetaStandIn.start()
+})
+afterAll(async () => {
+  await standIn.stop()
+})
+
+let baseCount = 0
+describeMailLogContract('Deta Base (deta SDK over https)', async () => {
+  const baseName = `maillog${++baseCount}`
+  const open = async () =>
+    new DetaMailLog<MailLogEntry>({ projectKey, host: standIn.host, baseName })
+  return { log: await open(), reopen: open, cleanup: async () => {} }
+})
+
+describe('DetaMailLog', () => {
+  it('sends the SDK request the Deta Base API expects: path, X-API-Key, item with key', async () => {
+    const log = new DetaMailLog({ projectKey, host: standIn.host, baseName: 'maillog' })
+    standIn.requests.length = 0
+    const stored = await log.insert({ email: 'ada@example.com', name: 'Ada', output: { id: 'x' } })
+    expect(standIn.requests).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/a0abc123/maillog/items',
+        apiKey: projectKey,
+        body: {
+          item: { email: 'ada@example.com', name: 'Ada', output: { id: 'x' }, key: stored._id },
+        },
+      },
+    ])
+    expect(standIn.items('maillog').at(-1)).toEqual({ ...stored, _id: undefined, key: stored._id })
+  })
+
+  it('asks for the newest first when listing', async () => {
+    const log = new DetaMailLog({ projectKey, host: standIn.host, baseName: 'maillog' })
+    standIn.requests.length = 0
+    await log.list({ limit: 5 })
+    expect(standIn.requests[0]).toMatchObject({
+      path: '/v1/a0abc123/maillog/query',
+      body: { query: [], sort: 'desc' },
+    })
+  })
+
+  it('rejects when the host answers with an error, and when nothing listens', async () => {
+    const log = new DetaMailLog({ projectKey, host: standIn.host, baseName: 'maillog' })
+    standIn.failing = true
+    await expect(log.insert({ any: 1 })).rejects.toThrow('failing on purpose')
+    await expect(log.ping()).rejects.toThrow()
+    standIn.failing = false
+    const nowhere = new DetaMailLog({ projectKey, host: 'localhost:1', baseName: 'maillog' })
+    await expect(nowhere.insert({ any: 1 })).rejects.toThrow()
+  })
+})

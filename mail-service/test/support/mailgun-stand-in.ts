@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type MailgunRequest = {
+  method: string
+  path: string
+  authorization?: string
+  contentType?: string
+  /** Every multipart field, in order, as the server parsed them. */
+  fields: [string, string][]
+}
+
+export type MailgunReply =
+  | { status: number; statusText?: string; body: string; contentType?: string }
+  | 'hang'
+
+/**
+ * A stand-in for Mailgun's messages API: a real HTTP server on loopback that parses each
+ * multipart body and records what it received, then answers with `reply`.
+ */
+export class MailgunStandIn {
+  readonly requests: MailgunRequest[] = []
+  reply: MailgunReply = {
+    status: 200,
+    body: '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>","message":"Queued. Thank you."}',
+  }
+  #server: Server
+
+  private constructor(server: Server) {
+    this.#server = server
+  }
+
+  static async start(): Promise<MailgunStandIn> {
+    const server = createServer()
+    const standIn = new MailgunStandIn(server)
+    server.on('request', async (req, res) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+      const contentType = req.headers['content-type']
+      const form = await new Response(Buffer.concat(chunks), {
+        headers: { 'content-type': contentType ?? 'text/plain' },
+      })
+        .formData()
+        .catch(() => new FormData())
+      standIn.requests.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        contentType,
+        fields: [...form.entries()].map(([name, value]) => [name, String(value)]),
+      })
+      const reply = standIn.reply
+      if (reply === 'hang') return
+      res.writeHead(reply.status, reply.statusText ?? '', {
+        'content-type': reply.contentType ?? 'application/json',
+      })
+      res.end(reply.body)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return standIn
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`
+  }
+
+  async stop(): Promise<void> {
+    this.#server.closeAllConnections()
+    await new Promise((resolve) => this.#server.close(resolve))
+  }
+}
+
+/** A base URL on which nothing listens: a port that was free a moment ago. */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return `http://127.0.0.1:${port}`
+}
