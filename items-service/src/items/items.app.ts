@@ -24,10 +24,12 @@ const notFound = (id: string) => ({ error: `item '${id}' not found` })
  */
 export function itemsApp({ store, apiKey }: { store: ItemStore; apiKey?: string | undefined }) {
   const app = new OpenAPIHono()
-  app.on(['POST', 'PUT', 'DELETE'], ['/items', '/items/*'], requireApiKey(apiKey))
+  // Not '/items/*': hono matches that against '/items' too, which would run each guard twice.
+  const paths = ['/items', '/items/:id']
+  app.on(['POST', 'PUT', 'DELETE'], paths, requireApiKey(apiKey))
   app.on(
     ['POST', 'PUT'],
-    ['/items', '/items/*'],
+    paths,
     ...jsonObjectBody({ maxBytes: maxItemBodyBytes }),
     rejectReservedFields,
   )
