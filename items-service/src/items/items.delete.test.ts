@@ -28,4 +28,13 @@ describe('DELETE /items/:id', () => {
     expect((await api().delete(movies.shawshank.id)).status).toBe(200)
     await api().expectRefused(() => api().delete(movies.shawshank.id), 404)
   })
+
+  it('lets exactly one of two simultaneous deletes of an item succeed', async () => {
+    await api().seed(movies.shawshank, movies.godfather)
+    const statuses = await Promise.all([
+      api().delete(movies.shawshank.id),
+      api().delete(movies.shawshank.id),
+    ]).then((responses) => responses.map((response) => response.status))
+    expect(statuses.sort()).toEqual([200, 404])
+  })
 })

@@ -66,8 +66,9 @@ export class EmbeddedItemStore implements ItemStore {
     if (key === undefined) return false
     const newId = fields.id ?? id
     if (newId !== id && this.#keyById.has(newId)) throw new DuplicateIdError(newId)
+    // Matching `id` too: a write queued before ours may have renamed or removed the item.
     const { affectedDocuments } = await this.#write(newId, () =>
-      this.#db.updateAsync({ _id: key }, { $set: fields }, { returnUpdatedDocs: true }),
+      this.#db.updateAsync({ _id: key, id }, { $set: fields }, { returnUpdatedDocs: true }),
     )
     if (!affectedDocuments) return false
     this.#keyById.delete(id)
@@ -78,7 +79,7 @@ export class EmbeddedItemStore implements ItemStore {
   async remove(id: string): Promise<boolean> {
     const key = this.#keyById.get(id)
     if (key === undefined) return false
-    await this.#db.removeAsync({ _id: key }, {})
+    if ((await this.#db.removeAsync({ _id: key, id }, {})) === 0) return false
     this.#keyById.delete(id)
     this.#bytesByKey.delete(key)
     this.#list = null

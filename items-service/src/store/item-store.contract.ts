@@ -1,0 +1,168 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { StoredItem } from '../items/item.schema.js'
+import { DuplicateIdError, type ItemStore, type JsonBody } from './item-store.js'
+
+const objectId = /^[0-9a-f]{24}$/
+const a = { id: 'a', name: 'Alien', genre: 'Horror' }
+const b = { id: 'b', name: 'Brazil', genre: 'Satire' }
+const c = { id: 'c', name: 'Casablanca', genre: 'Drama' }
+
+async function parse<T>(body: JsonBody | null): Promise<T | null> {
+  return body === null ? null : new Response(body).json()
+}
+
+/**
+ * Registers the behaviour every ItemStore adapter must show. `open` makes a fresh, empty store
+ * for each test; the suite closes it afterwards.
+ */
+export function describeItemStoreContract(name: string, open: () => Promise<ItemStore>): void {
+  describe(`${name} (ItemStore contract)`, () => {
+    let store: ItemStore
+    const list = async () => (await parse<StoredItem[]>(await store.list())) ?? []
+    const find = (id: string) => store.find(id).then(parse<StoredItem>)
+    const ids = async () => (await list()).map((item) => item.id)
+
+    beforeEach(async () => {
+      store = await open()
+    })
+    afterEach(async () => {
+      await store.close()
+    })
+
+    it('starts empty', async () => {
+      expect(await list()).toEqual([])
+      expect(await find('a')).toBeNull()
+    })
+
+    it('lists inserted items in insertion order, each with a 24-hex _id', async () => {
+      const items = Array.from({ length: 12 }, (_, n) => ({ ...a, id: `id-${(17 * n) % 12}` }))
+      for (const item of items) await store.insert(item)
+      const listed = await list()
+      expect(listed).toEqual(
+        items.map((item) => ({ _id: expect.stringMatching(objectId), ...item })),
+      )
+      const keys = listed.map((item) => item._id)
+      expect(new Set(keys).size).toBe(keys.length)
+      expect([...keys].sort()).toEqual(keys)
+    })
+
+    it('stores extra fields as given and finds the item with the listed _id', async () => {
+      const item = { ...a, year: 1979, tags: ['space', 1, true, null], crew: { by: 'Scott' } }
+      await store.insert(item)
+      const [listed] = await list()
+      expect(listed).toEqual({ _id: expect.stringMatching(objectId), ...item })
+      expect(await find('a')).toEqual(listed)
+    })
+
+    it('finds by exact id only', async () => {
+      await store.insert({ ...a, id: 'Amélie 2001' })
+      expect(await find('Amélie 2001')).toMatchObject({ id: 'Amélie 2001' })
+      for (const near of ['amélie 2001', 'Amélie', 'Amélie 2001 ', 'Ame\u0301lie 2001']) {
+        expect(await find(near), near).toBeNull()
+      }
+    })
+
+    it('refuses a duplicate id with DuplicateIdError and lists exactly as before', async () => {
+      await store.insert(a)
+      const before = await list()
+      await expect(store.insert({ ...b, id: 'a' })).rejects.toThrow(DuplicateIdError)
+      expect(await list()).toEqual(before)
+      expect(await find('a')).toEqual(before[0])
+    })
+
+    it('update sets the given fields, keeps the others, _id and place', async () => {
+      await store.insert(a)
+      await store.insert(b)
+      const [first, second] = await list()
+      expect(await store.update('a', { genre: 'Sci-fi', year: 1979 })).toBe(true)
+      const updated = { ...first, genre: 'Sci-fi', year: 1979 }
+      expect(await list()).toEqual([updated, second])
+      expect(await find('a')).toEqual(updated)
+    })
+
+    it('update can change the id; the item keeps its _id and place', async () => {
+      await store.insert(a)
+      await store.insert(b)
+      const [first, second] = await list()
+      expect(await store.update('a', { id: 'z' })).toBe(true)
+      expect(await list()).toEqual([{ ...first, id: 'z' }, second])
+      expect(await find('a')).toBeNull()
+      expect(await find('z')).toEqual({ ...first, id: 'z' })
+      await store.insert({ ...c, id: 'a' })
+      expect(await ids()).toEqual(['z', 'b', 'a'])
+    })
+
+    it('update of a missing id answers false and lists exactly as before', async () => {
+      await store.insert(a)
+      const before = await list()
+      expect(await store.update('x', { name: 'X' })).toBe(false)
+      expect(await list()).toEqual(before)
+    })
+
+    it('update to an id another item has throws DuplicateIdError and changes nothing', async () => {
+      await store.insert(a)
+      await store.insert(b)
+      const before = await list()
+      await expect(store.update('a', { id: 'b', name: 'Clash' })).rejects.toThrow(DuplicateIdError)
+      expect(await list()).toEqual(before)
+      expect(await find('a')).toEqual(before[0])
+      expect(await find('b')).toEqual(before[1])
+    })
+
+    it('remove deletes one item and keeps the order of the rest', async () => {
+      for (const item of [a, b, c]) await store.insert(item)
+      expect(await store.remove('b')).toBe(true)
+      expect(await ids()).toEqual(['a', 'c'])
+      expect(await find('b')).toBeNull()
+      await store.insert(b)
+      expect(await ids()).toEqual(['a', 'c', 'b'])
+    })
+
+    it('remove of a missing id answers false and lists exactly as before', async () => {
+      await store.insert(a)
+      const before = await list()
+      expect(await store.remove('x')).toBe(false)
+      expect(await list()).toEqual(before)
+    })
+
+    it('does not change a list already read when the store changes after', async () => {
+      await store.insert(a)
+      const body = await store.list()
+      await store.insert(b)
+      expect(await parse<StoredItem[]>(body)).toEqual([expect.objectContaining(a)])
+    })
+
+    it('ping resolves while the store answers', async () => {
+      await expect(store.ping()).resolves.toBeUndefined()
+    })
+
+    describe('simultaneous mutations', () => {
+      it('let exactly one of two inserts of one id succeed', async () => {
+        const results = await Promise.allSettled([store.insert(a), store.insert({ ...b, id: 'a' })])
+        expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected'])
+        expect(await ids()).toEqual(['a'])
+      })
+
+      it('let exactly one of two removes of one id succeed', async () => {
+        await store.insert(a)
+        const results = await Promise.all([store.remove('a'), store.remove('a')])
+        expect(results.sort()).toEqual([false, true])
+        expect(await list()).toEqual([])
+      })
+
+      it('of one item leave list, find and insert agreeing', async () => {
+        await store.insert(a)
+        const [renamed, removed] = await Promise.all([
+          store.update('a', { id: 'z' }),
+          store.remove('a'),
+        ])
+        expect([renamed, removed].filter(Boolean)).toHaveLength(1)
+        const remaining = await ids()
+        expect(remaining).toEqual(renamed ? ['z'] : [])
+        expect((await find('z')) !== null).toBe(renamed)
+        await store.insert({ ...b, id: 'z' }).catch(() => {})
+        expect(await ids()).toEqual(['z'])
+      })
+    })
+  })
+}
