@@ -27,7 +27,7 @@ export type AppDeps = {
   log?: (line: string) => void
   /** Failures the client cannot see in full go here. */
   logError?: (line: string) => void
-  retry?: RecordSendOptions
+  retry?: Omit<RecordSendOptions, 'logError'>
   maxBodyBytes?: number
 }
 
@@ -62,7 +62,7 @@ export function createApp({
   app.route('/', healthApp({ stores: outbox ? [mailLog, outbox] : [mailLog], logError }))
   app.route(
     '/',
-    sendMailApp({ mailer, mailLog, template, requireApiKey: auth, retry, maxBodyBytes }),
+    sendMailApp({ mailer, mailLog, template, requireApiKey: auth, retry, maxBodyBytes, logError }),
   )
   app.route('/', recordsApp({ mailLog, outbox, requireApiKey: auth, logError }))
 

@@ -15,7 +15,8 @@ export type SendMailDeps = {
   template: MailTemplate
   requireApiKey: MiddlewareHandler
   maxBodyBytes?: number
-  retry?: RecordSendOptions
+  retry?: Omit<RecordSendOptions, 'logError'>
+  logError?: (line: string) => void
 }
 
 /**
@@ -29,6 +30,7 @@ export function sendMailApp({
   requireApiKey,
   maxBodyBytes = 16 * 1024,
   retry,
+  logError,
 }: SendMailDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook })
   const middleware = [requireApiKey, jsonObjectBody({ maxBytes: maxBodyBytes })]
@@ -39,7 +41,7 @@ export function sendMailApp({
     if (!result.ok) {
       return c.json({ error: result.error }, result.status as ContentfulStatusCode)
     }
-    await recordSend(mailLog, { email, name, output: result.output }, retry)
+    await recordSend(mailLog, { email, name, output: result.output }, { ...retry, logError })
     return c.body(result.body, 201, { 'content-type': 'application/json' })
   }
   // The 201 body is the provider's own bytes and a failure carries the provider's own status;

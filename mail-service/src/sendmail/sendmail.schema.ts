@@ -19,7 +19,7 @@ export const sendMailBodySchema = z
       .openapi({ example: 'ada@example.com', format: 'email' }),
     name: z
       .string()
-      .refine((name) => [...name].length >= 1, 'must not be empty')
+      .refine((name) => name.length > 0, { message: 'must not be empty', abort: true })
       .refine((name) => [...name].length <= 100, 'must be at most 100 characters')
       .refine((name) => !controlCharacter.test(name), 'must not contain control characters')
       .refine((name) => name.trim().length > 0, 'must not be blank')

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
+import { OutboxMailer, type OutboxMessage } from './outbox-mailer.js'
+
+const mail = { from: 'me@example.com', to: 'ada@example.com', subject: 'Hi', text: 'Hello Ada' }
+
+describe('OutboxMailer', () => {
+  it('answers like Mailgun, with an id of the shape <timestamp.hex@outbox.local>', async () => {
+    const result = await new OutboxMailer(new MemoryMailLog()).send(mail)
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    expect(JSON.parse(result.body)).toEqual(result.output)
+    expect(result.output).toEqual({
+      id: expect.stringMatching(/^<\d{14}\.[0-9a-f]{16}@outbox\.local>$/),
+      message: 'Queued. Thank you.',
+    })
+  })
+
+  it('keeps the message instead of delivering it', async () => {
+    const outbox = new OutboxMailer(new MemoryMailLog<OutboxMessage>())
+    const result = await outbox.send(mail)
+    const [kept] = await outbox.list({ limit: 10 })
+    expect(kept).toEqual({
+      ...mail,
+      id: result.ok ? result.output.id : undefined,
+      queuedAt: expect.any(String),
+      _id: expect.any(String),
+    })
+  })
+
+  it('answers 503 when its store refuses the message', async () => {
+    const store = new MemoryMailLog<OutboxMessage>()
+    store.insert = () => Promise.reject(new Error('disk full'))
+    const result = await new OutboxMailer(store).send(mail)
+    expect(result).toEqual({ ok: false, status: 503, error: 'the outbox is unavailable' })
+  })
+})

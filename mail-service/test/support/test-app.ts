@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type AppDeps, createApp } from '../../src/app.js'
+import { EmbeddedMailLog } from '../../src/mail-log/embedded-mail-log.js'
+import type { MailLog, MailLogEntry } from '../../src/mail-log/mail-log.js'
+import { MailgunMailer } from '../../src/mailer/mailgun-mailer.js'
+import { OutboxMailer, type OutboxMessage } from '../../src/mailer/outbox-mailer.js'
+
+export const apiKey = 'test-key-7Hq2'
+/** A Mailgun key distinctive enough to search every answer and log line for. */
+export const mailgunSecret = 'key-NEVER-SHOW-ME-5f3c9a1b'
+export const template = {
+  from: 'Movies <no-reply@mg.example.com>',
+  subject: 'Hello from the movies app',
+  text: 'Hello {name}, thank you for getting in touch.',
+}
+
+export type TestApp = {
+  app: ReturnType<typeof createApp>
+  mailLog: MailLog<MailLogEntry>
+  outbox?: OutboxMailer
+  /** Every request line and error line the app wrote. */
+  logs: string[]
+  cleanup: () => Promise<void>
+}
+
+/**
+ * The app on real in-process adapters: an embedded mail log in a temp dir, and Mailgun at
+ * `mailgunUrl` (a stand-in) or, without it, the outbox.
+ */
+export async function testApp({
+  mailgunUrl,
+  timeoutMs = 2_000,
+  mailLog: givenLog,
+  ...overrides
+}: {
+  mailgunUrl?: string
+  timeoutMs?: number
+  mailLog?: MailLog<MailLogEntry>
+} & Partial<AppDeps> = {}): Promise<TestApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'mail-service-'))
+  const logs: string[] = []
+  const logLine = (line: string) => logs.push(line)
+  const mailLog = givenLog ?? (await EmbeddedMailLog.open<MailLogEntry>(dir, 'maillog'))
+  const outbox = mailgunUrl
+    ? undefined
+    : new OutboxMailer(await EmbeddedMailLog.open<OutboxMessage>(dir, 'outbox'))
+  const mailer =
+    outbox ??
+    new MailgunMailer({
+      baseUrl: mailgunUrl as string,
+      domain: 'mg.example.com',
+      apiKey: mailgunSecret,
+      timeoutMs,
+      logError: logLine,
+    })
+  const app = createApp({
+    mailer,
+    mailLog,
+    outbox,
+    apiKeys: [apiKey],
+    corsOrigins: ['*'],
+    template,
+    log: logLine,
+    logError: logLine,
+    retry: { delayMs: 1 },
+    ...overrides,
+  })
+  return {
+    app,
+    mailLog,
+    outbox,
+    logs,
+    cleanup: async () => {
+      await mailLog.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** POST /sendmail with the right key and a JSON content type, unless `headers` say otherwise. */
+export function sendMail(
+  app: TestApp['app'],
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return Promise.resolve(
+    app.request('/sendmail', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-apikey': apiKey, ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  )
+}
