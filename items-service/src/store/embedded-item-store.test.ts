@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StoredItem } from '../items/item.schema.js'
 import { EmbeddedItemStore } from './embedded-item-store.js'
-import { describeItemStoreContract } from './item-store.contract.js'
+import { describeItemStoreContract, parseJsonBody } from './item-store.contract.js'
 
 const temporaryDirs: string[] = []
 async function temporaryDir(): Promise<string> {
@@ -23,8 +23,8 @@ describeItemStoreContract('EmbeddedItemStore', async () =>
 
 describe('EmbeddedItemStore on disk', () => {
   let dir: string
-  const list = async (store: EmbeddedItemStore): Promise<StoredItem[]> =>
-    new Response(await store.list()).json()
+  const list = async (store: EmbeddedItemStore) =>
+    (await parseJsonBody<StoredItem[]>(await store.list())) ?? []
   const movie = (n: number) => ({ id: `tt${n}`, name: `Movie ${n}`, genre: 'Drama' })
 
   beforeEach(async () => {

@@ -7,8 +7,10 @@ const a = { id: 'a', name: 'Alien', genre: 'Horror' }
 const b = { id: 'b', name: 'Brazil', genre: 'Satire' }
 const c = { id: 'c', name: 'Casablanca', genre: 'Drama' }
 
-async function parse<T>(body: JsonBody | null): Promise<T | null> {
-  return body === null ? null : new Response(body).json()
+/** Parses what a store answered, bytes or a stream. */
+export async function parseJsonBody<T>(body: JsonBody | null): Promise<T | null> {
+  // Response reads both kinds; the cast only bridges lib.dom's narrower Uint8Array type.
+  return body === null ? null : new Response(body as BodyInit).json()
 }
 
 /**
@@ -18,8 +20,8 @@ async function parse<T>(body: JsonBody | null): Promise<T | null> {
 export function describeItemStoreContract(name: string, open: () => Promise<ItemStore>): void {
   describe(`${name} (ItemStore contract)`, () => {
     let store: ItemStore
-    const list = async () => (await parse<StoredItem[]>(await store.list())) ?? []
-    const find = (id: string) => store.find(id).then(parse<StoredItem>)
+    const list = async () => (await parseJsonBody<StoredItem[]>(await store.list())) ?? []
+    const find = (id: string) => store.find(id).then(parseJsonBody<StoredItem>)
     const ids = async () => (await list()).map((item) => item.id)
 
     beforeEach(async () => {
@@ -129,7 +131,7 @@ export function describeItemStoreContract(name: string, open: () => Promise<Item
       await store.insert(a)
       const body = await store.list()
       await store.insert(b)
-      expect(await parse<StoredItem[]>(body)).toEqual([expect.objectContaining(a)])
+      expect(await parseJsonBody<StoredItem[]>(body)).toEqual([expect.objectContaining(a)])
     })
 
     it('ping resolves while the store answers', async () => {
