@@ -40,12 +40,13 @@ export type Settings = z.infer<typeof settingsSchema>
 
 /**
  * Reads the settings once from an environment-like record.
- * Empty strings count as unset, so `FOO=` in a shell falls back to the default.
+ * Empty or blank strings count as unset, so `FOO=` in a shell falls back to the default
+ * (and a stray `PORT=' '` does not become port 0).
  * @throws Error naming every bad setting, for a readable start-up failure.
  */
 export function parseEnv(raw: Record<string, string | undefined>): Settings {
   const present = Object.fromEntries(
-    settingNames.flatMap((name) => (raw[name] ? [[name, raw[name]]] : [])),
+    settingNames.flatMap((name) => (raw[name]?.trim() ? [[name, raw[name]]] : [])),
   )
   const result = settingsSchema.safeParse(present)
   if (result.success) return result.data

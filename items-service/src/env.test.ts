@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import { parseEnv, settingNames } from './env.js'
+
+const defaults = {
+  PORT: 4000,
+  HOST: '0.0.0.0',
+  CONNECTION_URL: undefined,
+  DB_NAME: 'data',
+  COLLECTION_NAME: 'movies',
+  DATA_DIR: '.data',
+  ITEMS_APIKEY: undefined,
+  CORS_ORIGINS: ['*'],
+  CONNECT_TIMEOUT_MS: 10_000,
+  MAIL_SERVICE_URL: 'http://localhost:4001',
+}
+
+describe('parseEnv', () => {
+  it('gives every setting its default when nothing is set', () => {
+    expect(parseEnv({})).toEqual(defaults)
+  })
+
+  it('reads every setting', () => {
+    const settings = parseEnv({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      CONNECTION_URL: 'mongodb+srv://user:pw@cluster.example.net/?retryWrites=true',
+      DB_NAME: 'films',
+      COLLECTION_NAME: 'catalogue',
+      DATA_DIR: '/var/lib/items',
+      ITEMS_APIKEY: 'k3y',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      CONNECT_TIMEOUT_MS: '1500',
+      MAIL_SERVICE_URL: 'https://mail.example',
+    })
+    expect(settings).toStrictEqual({
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      CONNECTION_URL: 'mongodb+srv://user:pw@cluster.example.net/?retryWrites=true',
+      DB_NAME: 'films',
+      COLLECTION_NAME: 'catalogue',
+      DATA_DIR: '/var/lib/items',
+      ITEMS_APIKEY: 'k3y',
+      CORS_ORIGINS: ['https://a.example', 'https://b.example'],
+      CONNECT_TIMEOUT_MS: 1500,
+      MAIL_SERVICE_URL: 'https://mail.example',
+    })
+  })
+
+  it('accepts PORT=0, which asks the system for a free port', () => {
+    expect(parseEnv({ PORT: '0' }).PORT).toBe(0)
+  })
+
+  it('falls back to the default for an empty or blank setting', () => {
+    const blank = Object.fromEntries(settingNames.map((name) => [name, '']))
+    expect(parseEnv(blank)).toEqual(defaults)
+    const spaces = Object.fromEntries(settingNames.map((name) => [name, '  ']))
+    expect(parseEnv(spaces)).toEqual(defaults)
+  })
+
+  it('ignores variables that are not its settings', () => {
+    expect(parseEnv({ PATH: '/usr/bin', NODE_ENV: 'production' })).toEqual(defaults)
+  })
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['PORT', '-1'],
+    ['CONNECTION_URL', 'http://x'],
+    ['CONNECTION_URL', 'localhost:27017'],
+    ['CONNECT_TIMEOUT_MS', '0'],
+    ['CONNECT_TIMEOUT_MS', 'soon'],
+    ['CORS_ORIGINS', ' , '],
+    ['MAIL_SERVICE_URL', 'not a url'],
+  ])('refuses %s=%s with a message naming the setting and its value', (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(
+      new RegExp(
+        `^invalid settings:\\n  ${name}=${JSON.stringify(value).replace(/[.*+?()[\]\\]/g, '\\$&')}: `,
+      ),
+    )
+  })
+
+  it('says which scheme CONNECTION_URL needs', () => {
+    expect(() => parseEnv({ CONNECTION_URL: 'http://x' })).toThrow(/mongodb:\/\/ or mongodb\+srv/)
+  })
+
+  it('names every bad setting at once', () => {
+    expect(() => parseEnv({ PORT: 'abc', CONNECT_TIMEOUT_MS: '-5' })).toThrow(
+      /PORT="abc".*\n.*CONNECT_TIMEOUT_MS="-5"/,
+    )
+  })
+
+  it('lists every setting it reads by name', () => {
+    expect([...settingNames].sort()).toEqual(Object.keys(defaults).sort())
+  })
+})
