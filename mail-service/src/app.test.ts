@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest'
+import { apiKey, sendMail, testApp } from '../test/support/test-app.js'
+
+describe('the app', () => {
+  it('answers an unknown route with a JSON 404', async () => {
+    const t = await testApp()
+    const response = await t.app.request('/nowhere')
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ error: 'no route for GET /nowhere' })
+    await t.cleanup()
+  })
+
+  it('answers an unexpected failure with a bare JSON 500 and logs the details', async () => {
+    const t = await testApp()
+    t.app.get('/boom', () => {
+      throw new Error('secret internals')
+    })
+    const response = await t.app.request('/boom')
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ error: 'internal error' })
+    expect(t.logs.some((line) => line.includes('secret internals'))).toBe(true)
+    await t.cleanup()
+  })
+
+  it('writes one line per request: method, path, status, ms, request id', async () => {
+    const t = await testApp()
+    const response = await t.app.request('/healthz', { headers: { 'x-request-id': 'abc-123' } })
+    expect(response.headers.get('x-request-id')).toBe('abc-123')
+    expect(t.logs).toEqual([expect.stringMatching(/^GET \/healthz 200 \d+\.\dms abc-123$/)])
+    await t.cleanup()
+  })
+
+  it('makes a request id when the caller sends none or a malformed one', async () => {
+    const t = await testApp()
+    const response = await t.app.request('/healthz', { headers: { 'x-request-id': 'a b;c' } })
+    const id = response.headers.get('x-request-id')
+    expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(t.logs[0]?.endsWith(` ${id}`)).toBe(true)
+    await t.cleanup()
+  })
+})
+
+describe('CORS', () => {
+  const preflight = (app: Awaited<ReturnType<typeof testApp>>['app'], origin: string) =>
+    app.request('/sendmail', {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-apikey',
+      },
+    })
+
+  it('answers a preflight from an allowed origin, allowing x-apikey and content-type', async () => {
+    const t = await testApp({ corsOrigins: ['http://localhost:4000'] })
+    const response = await preflight(t.app, 'http://localhost:4000')
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4000')
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST')
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/content-type, x-apikey/)
+    expect(response.headers.get('access-control-max-age')).toBe('600')
+    expect(response.headers.get('vary')).toBe('Origin')
+    await t.cleanup()
+  })
+
+  it('gives an origin not on the list no allow headers', async () => {
+    const t = await testApp({ corsOrigins: ['http://localhost:4000'] })
+    const response = await preflight(t.app, 'https://evil.example')
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    expect(response.headers.get('access-control-allow-headers')).toBeNull()
+    const sent = await sendMail(
+      t.app,
+      { email: 'ada@example.com', name: 'Ada' },
+      {
+        origin: 'https://evil.example',
+      },
+    )
+    expect(sent.headers.get('access-control-allow-origin')).toBeNull()
+    await t.cleanup()
+  })
+
+  it('allows any origin with *, on successes and errors alike', async () => {
+    const t = await testApp({ corsOrigins: ['*'] })
+    const origin = { origin: 'https://app.example' }
+    const sent = await sendMail(t.app, { email: 'ada@example.com', name: 'Ada' }, origin)
+    const refused = await sendMail(t.app, {}, { ...origin, 'x-apikey': 'wrong' })
+    const missing = await t.app.request('/nowhere', { headers: origin })
+    for (const response of [sent, refused, missing]) {
+      expect(response.headers.get('access-control-allow-origin')).toBe('*')
+      expect(response.headers.get('access-control-expose-headers')).toBe('x-request-id')
+    }
+    expect([sent.status, refused.status, missing.status]).toEqual([201, 401, 404])
+    await t.cleanup()
+  })
+
+  it('does not let a preflight through to the routes: no key needed for it', async () => {
+    const t = await testApp()
+    const response = await preflight(t.app, 'https://app.example')
+    expect(response.status).toBe(204)
+    expect(t.logs).toEqual([expect.stringMatching(/^OPTIONS \/sendmail 204 /)])
+    await t.cleanup()
+  })
+})
+
+describe('API keys', () => {
+  it('accepts any key of the list', async () => {
+    const t = await testApp({ apiKeys: [apiKey, 'second-key'] })
+    for (const key of [apiKey, 'second-key']) {
+      const response = await sendMail(
+        t.app,
+        { email: 'a@example.com', name: 'A' },
+        { 'x-apikey': key },
+      )
+      expect(response.status).toBe(201)
+    }
+    await t.cleanup()
+  })
+
+  it('refuses every call when no key is configured', async () => {
+    const t = await testApp({ apiKeys: [] })
+    for (const key of [apiKey, '']) {
+      const response = await sendMail(
+        t.app,
+        { email: 'a@example.com', name: 'A' },
+        { 'x-apikey': key },
+      )
+      expect(response.status).toBe(401)
+    }
+    expect((await t.app.request('/maillog')).status).toBe(401)
+    await t.cleanup()
+  })
+})

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closedPortUrl, MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
+import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
+
+type Document = {
+  openapi: string
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> }
+}
+
+let outboxApp: TestApp
+let mailgunApp: TestApp
+let mailgun: MailgunStandIn
+let document: Document
+
+beforeAll(async () => {
+  mailgun = await MailgunStandIn.start()
+  outboxApp = await testApp()
+  mailgunApp = await testApp({ mailgunUrl: mailgun.baseUrl, timeoutMs: 300 })
+  document = (await (await outboxApp.app.request('/openapi.json')).json()) as Document
+})
+afterAll(async () => {
+  await Promise.all([outboxApp.cleanup(), mailgunApp.cleanup(), mailgun.stop()])
+})
+
+const ada = { email: 'ada@example.com', name: 'Ada' }
+const withKey = { headers: { 'x-apikey': apiKey } }
+
+type Answer = [label: string, route: string, ask: () => Response | Promise<Response>]
+
+/** One request for every answer the app gives, with the documented operation it comes from. */
+const answers: Answer[] = [
+  ['201 from the outbox', 'post /sendmail', () => sendMail(outboxApp.app, ada)],
+  ['201 from Mailgun', 'post /sendmail', () => sendMail(mailgunApp.app, ada)],
+  ['400', 'post /sendmail', () => sendMail(outboxApp.app, { email: 'a@b.c, d@e.f', name: 'x' })],
+  ['401', 'post /sendmail', () => sendMail(outboxApp.app, ada, { 'x-apikey': 'wrong' })],
+  [
+    '413',
+    'post /sendmail',
+    () => sendMail(outboxApp.app, JSON.stringify({ pad: 'x'.repeat(17_000) })),
+  ],
+  ['415', 'post /sendmail', () => sendMail(outboxApp.app, ada, { 'content-type': 'text/plain' })],
+  [
+    '504',
+    'post /sendmail',
+    () => {
+      mailgun.reply = 'hang'
+      return sendMail(mailgunApp.app, ada)
+    },
+  ],
+  [
+    '502',
+    'post /sendmail',
+    async () => {
+      const closed = await testApp({ mailgunUrl: await closedPortUrl() })
+      return sendMail(closed.app, ada).finally(closed.cleanup)
+    },
+  ],
+  [
+    "the provider's 429",
+    'post /sendmail',
+    () => {
+      mailgun.reply = { status: 429, body: '' }
+      return sendMail(mailgunApp.app, ada)
+    },
+  ],
+  ['200', 'get /maillog', () => outboxApp.app.request('/maillog', withKey)],
+  ['400', 'get /maillog', () => outboxApp.app.request('/maillog?limit=x', withKey)],
+  ['401', 'get /maillog', () => outboxApp.app.request('/maillog')],
+  [
+    '503',
+    'get /maillog',
+    async () => {
+      const closed = await testApp()
+      await closed.mailLog.close()
+      return Promise.resolve(closed.app.request('/maillog', withKey)).finally(closed.cleanup)
+    },
+  ],
+  ['200', 'get /outbox', () => outboxApp.app.request('/outbox', withKey)],
+  ['400', 'get /outbox', () => outboxApp.app.request('/outbox?limit=5000', withKey)],
+  ['401', 'get /outbox', () => outboxApp.app.request('/outbox')],
+  ['404', 'get /outbox', () => mailgunApp.app.request('/outbox', withKey)],
+  ['200', 'get /healthz', () => outboxApp.app.request('/healthz')],
+  [
+    '503',
+    'get /healthz',
+    async () => {
+      const closed = await testApp()
+      await closed.mailLog.close()
+      return Promise.resolve(closed.app.request('/healthz')).finally(closed.cleanup)
+    },
+  ],
+  ['200', 'get /openapi.json', () => outboxApp.app.request('/openapi.json')],
+  ['200', 'get /docs', () => outboxApp.app.request('/docs')],
+]
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document with the x-apikey scheme', () => {
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.components.securitySchemes.apiKey).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-apikey',
+    })
+  })
+
+  it('lists every route the app serves', () => {
+    const served = outboxApp.app.routes
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => `${route.method.toLowerCase()} ${route.path}`)
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method} ${path}`),
+    )
+    expect(new Set(served)).toEqual(new Set(documented))
+    expect(served).toContain('post /sendmail')
+  })
+
+  it.each(answers)('documents %s of %s', async (label, route, ask) => {
+    const response = await ask()
+    const [method = '', path = ''] = route.split(' ')
+    const documented = Object.keys(document.paths[path]?.[method]?.responses ?? {})
+    // A status the provider chose is passed on as it is: the document lists it under `default`.
+    const key = label.startsWith("the provider's") ? 'default' : String(response.status)
+    expect(label.startsWith(String(response.status)) || key === 'default').toBe(true)
+    expect(documented).toContain(key)
+  })
+
+  it('takes its request schema from the validator: the limits of email and name', () => {
+    const body = JSON.stringify(document.components.schemas.SendMailRequest)
+    expect(body).toContain('"maxLength":254')
+    expect(body).toContain('"maxLength":100')
+  })
+})
+
+describe('GET /docs', () => {
+  it('renders every operation on the server, with nothing loaded from elsewhere', async () => {
+    const response = await outboxApp.app.request('/docs')
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    const page = await response.text()
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const method of Object.keys(methods)) {
+        expect(page).toContain(
+          `<span class="method ${method}">${method}</span> <code>${path}</code>`,
+        )
+      }
+    }
+    expect(page).not.toMatch(/<script|src=["']?https?:|href=["']?https?:/)
+  })
+})
