@@ -29,6 +29,7 @@ export function composeMail(
     from: template.from,
     to: recipient.email,
     subject: template.subject,
-    text: template.text.replaceAll('{name}', recipient.name),
+    // A function replacement: a name like "$&" must go in as written, not as a pattern.
+    text: template.text.replaceAll('{name}', () => recipient.name),
   }
 }
