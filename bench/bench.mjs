@@ -1,0 +1,347 @@
+// npm run bench: items-service, a bare node:http bound and json-server 0.17.4 side by side on the
+// same generated movies, loaded with autocannon; writes the table to bench/RESULTS.md.
+//
+//   node bench/bench.mjs [--n 1000] [--seconds 5] [--rounds 2] [--writes N] [--big 100000]
+//                        [--out bench/RESULTS.md] [--quick]
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { connections, load } from './load.mjs'
+import { movie, movies, writeDocuments, writeJsonServerDb, writeNedbDatafile } from './movies.mjs'
+import { endpoints, report } from './report.mjs'
+import {
+  closeConnections,
+  killAllNow,
+  memoryMiB,
+  send,
+  startItemsService,
+  startJsonServer,
+  startReference,
+  stopAll,
+  stopServer,
+} from './servers.mjs'
+
+const labels = { items: 'items-service', bound: 'bound', json: 'json-server' }
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      n: { type: 'string' },
+      seconds: { type: 'string' },
+      rounds: { type: 'string' },
+      writes: { type: 'string' },
+      big: { type: 'string' },
+      out: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+    },
+  })
+  const quick = values.quick
+  const number = (name, fallback, min) => {
+    const value = Number(values[name] ?? fallback)
+    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be >= ${min}`)
+    return value
+  }
+  const n = Math.round(number('n', quick ? 50 : 1000, 1))
+  const seconds = number('seconds', quick ? 1 : 5, 0.2)
+  const writes = Math.round(number('writes', Math.max(n, 2 * connections), connections))
+  return {
+    n,
+    seconds,
+    rounds: Math.round(number('rounds', quick ? 1 : 2, 1)),
+    writes,
+    warmupWrites: Math.max(connections, Math.round(writes / 5)),
+    warmup: Math.min(1, seconds),
+    big: Math.round(number('big', quick ? 500 : 100_000, 1)),
+    out: values.out ?? fileURLToPath(new URL('RESULTS.md', import.meta.url)),
+    connections,
+    coldTries: quick ? 3 : 5,
+    putTries: quick ? 3 : 7,
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+async function main() {
+  const options = parseOptions()
+  const started = new Date()
+  const say = (line) => process.stderr.write(`${line}\n`)
+  const work = await mkdtemp(join(tmpdir(), 'items-bench-'))
+  const cleanup = async () => {
+    await stopAll()
+    closeConnections()
+    await rm(work, { recursive: true, force: true })
+  }
+  // Bounded in time: a generous multiple of what the options should take, then stop everything.
+  const expectedSeconds =
+    options.rounds * 18 * (options.seconds + options.warmup + 2) + 60 + options.big / 1000
+  const deadline = setTimeout(async () => {
+    say(`bench: still running after ${Math.round(expectedSeconds * 3)} s; stopping every server`)
+    await cleanup()
+    process.exit(1)
+  }, expectedSeconds * 3000)
+  deadline.unref()
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, async () => {
+      say(`bench: ${signal}, stopping every server`)
+      await cleanup()
+      process.exit(130)
+    })
+  }
+  process.on('exit', killAllNow)
+
+  try {
+    const markdown = await measure(options, work, say, started)
+    await writeFile(options.out, `${markdown}\n`)
+    process.stdout.write(`${markdown}\n`)
+    say(`bench: wrote ${options.out}`)
+  } finally {
+    clearTimeout(deadline)
+    await cleanup()
+  }
+}
+
+/** Writes the files each server starts from, for `list`, under `dir/<n>/`. */
+async function prepare(work, list) {
+  const dir = join(work, `n${list.length}`)
+  await mkdir(dir, { recursive: true })
+  const files = {
+    dir,
+    documents: join(dir, 'documents.json'),
+    db: join(dir, 'db.json'),
+    datafile: join(dir, 'movies.db'),
+  }
+  await writeDocuments(files.documents, list)
+  await writeJsonServerDb(files.db, list)
+  await writeNedbDatafile(files.datafile, list)
+  return files
+}
+
+let fresh = 0
+/** A new DATA_DIR, holding a copy of `datafile` when given. */
+async function dataDir(work, datafile) {
+  const dir = join(work, `data-${++fresh}`)
+  await mkdir(dir, { recursive: true })
+  if (datafile) await copyFile(datafile, join(dir, 'movies.db'))
+  return dir
+}
+
+/** POSTs `list` to items-service through its API, a few at a time, each expecting 201. */
+async function postAll(server, list) {
+  let next = 0
+  const worker = async () => {
+    while (next < list.length) {
+      const item = list[next++]
+      const answer = await send(`${server.url}/items`, { method: 'POST', body: item })
+      if (answer.status !== 201) throw new Error(`POST ${item.id}: ${answer.status}`)
+    }
+  }
+  await Promise.all(Array.from({ length: 4 }, worker))
+}
+
+/** Starts the three servers on `list`; items-service on the datafile or loaded through POST. */
+async function startAll(work, files, list, { post }) {
+  const json = await startJsonServer(files.db, files.dir)
+  const bound = await startReference(files.documents)
+  const items = await startItemsService(await dataDir(work, post ? undefined : files.datafile))
+  if (post) await postAll(items, list)
+  return { items, bound, json }
+}
+
+/** How many items a server lists now. */
+async function listed(server) {
+  const answer = await send(`${server.url}/items`)
+  return JSON.parse(answer.text()).length
+}
+
+/** Median time of one PUT (sequential), after two untimed ones; and the answer's bytes. */
+async function timePut(server, id, tries) {
+  const times = []
+  let bytes = 0
+  for (let i = 0; i < tries + 2; i++) {
+    const answer = await send(`${server.url}/items/${id}`, {
+      method: 'PUT',
+      body: { rating: ((i % 90) + 10) / 10 },
+    })
+    if (answer.status !== 200) throw new Error(`${server.name} PUT ${id}: ${answer.status}`)
+    if (i >= 2) times.push(answer.ms)
+    bytes = answer.bytes
+  }
+  return { ms: median(times), bytes }
+}
+
+async function measure(options, work, say, started) {
+  const { n, seconds, warmup, writes, warmupWrites, big } = options
+  const large = n * 10
+  const all = movies(Math.max(big, large))
+  const base = all.slice(0, n)
+  const baseIds = base.map((item) => item.id)
+  const filesN = await prepare(work, base)
+  const filesLarge = await prepare(work, all.slice(0, large))
+  const filesBig = big === large ? filesLarge : await prepare(work, all.slice(0, big))
+  const runs = []
+  const putTimes = new Map()
+  const keepPut = (size, server, put) => {
+    const row = putTimes.get(size) ?? { n: size, bytes: put.bytes }
+    row[server] = Math.min(row[server] ?? Number.POSITIVE_INFINITY, put.ms)
+    putTimes.set(size, row)
+  }
+
+  /** Warm-up, then the measured run, for every server in turn (so noise falls on all three). */
+  const measureEndpoint = async (round, servers, endpoint, size, stream) => {
+    for (const [key, server] of Object.entries(servers)) {
+      const { warm, main } = stream(key)
+      await load(server, warm)
+      const run = await load(server, main)
+      runs.push({ round, endpoint, n: size, server: key, label: labels[key], ...run })
+      say(
+        `round ${round} ${endpoint} n=${size} ${labels[key]}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
+      )
+    }
+  }
+
+  for (let round = 1; round <= options.rounds; round++) {
+    // Phase 1, n items: every endpoint. items-service gets its movies through the API.
+    say(`round ${round}: starting the servers with ${n} movies`)
+    let servers = await startAll(work, filesN, base, { post: true })
+    const list = [{ method: 'GET', path: '/items' }]
+    await measureEndpoint(round, servers, 'GET /items', n, () => ({
+      warm: { cycle: list, seconds: warmup },
+      main: { cycle: list, seconds },
+    }))
+    const reads = baseIds.map((id) => ({ method: 'GET', path: `/items/${id}` }))
+    await measureEndpoint(round, servers, 'GET /items/:id', n, () => ({
+      warm: { cycle: reads, seconds: warmup },
+      main: { cycle: reads, seconds },
+    }))
+    // The whole item with one field changed (json-server's PUT replaces, ours merges); two
+    // passes with different values, so that consecutive writes of an item change it.
+    const updates = [1, 2].flatMap((pass) =>
+      base.map((item, index) => ({
+        method: 'PUT',
+        path: `/items/${item.id}`,
+        body: { ...item, rating: (((index + pass * 7) % 90) + 10) / 10 },
+      })),
+    )
+    await measureEndpoint(round, servers, 'PUT /items/:id', n, () => ({
+      warm: { cycle: updates, seconds: warmup },
+      main: { cycle: updates, seconds },
+    }))
+    const added = Array.from({ length: warmupWrites + writes }, (_, k) =>
+      movie(big + k, `new${String(k).padStart(7, '0')}`),
+    )
+    const creates = added.map((item) => ({ method: 'POST', path: '/items', body: item }))
+    await measureEndpoint(round, servers, 'POST /items', n, () => ({
+      warm: { once: creates.slice(0, warmupWrites) },
+      main: { once: creates.slice(warmupWrites) },
+    }))
+    const removes = added.map((item) => ({ method: 'DELETE', path: `/items/${item.id}` }))
+    await measureEndpoint(round, servers, 'DELETE /items/:id', n, () => ({
+      warm: { once: removes.slice(0, warmupWrites) },
+      main: { once: removes.slice(warmupWrites) },
+    }))
+    for (const [key, server] of Object.entries(servers)) {
+      const left = await listed(server)
+      if (left !== n)
+        throw new Error(`${labels[key]} lists ${left} items after the writes, not ${n}`)
+    }
+    for (const key of ['items', 'bound'])
+      keepPut(n, key, await timePut(servers[key], baseIds[0], options.putTries))
+    await stopAll()
+
+    // Phase 2, 10 n items: the list again. items-service starts from its datafile.
+    say(`round ${round}: starting the servers with ${large} movies`)
+    servers = await startAll(work, filesLarge, null, { post: false })
+    await measureEndpoint(round, servers, 'GET /items', large, () => ({
+      warm: { cycle: list, seconds: warmup },
+      main: { cycle: list, seconds },
+    }))
+    for (const key of ['items', 'bound'])
+      keepPut(large, key, await timePut(servers[key], baseIds[0], options.putTries))
+    await stopAll()
+  }
+
+  // Cold start: spawn to the first 200 from GET /items, on a fresh copy of the data each time.
+  const coldStarts = []
+  for (const [size, files] of [
+    [n, filesN],
+    [big, filesBig],
+  ]) {
+    const times = { items: [], bound: [] }
+    for (let i = 0; i < options.coldTries; i++) {
+      // One server at a time, so that neither start competes with the other for a core.
+      for (const key of ['items', 'bound']) {
+        const server =
+          key === 'items'
+            ? await startItemsService(await dataDir(work, files.datafile))
+            : await startReference(files.documents)
+        const answer = await send(`${server.url}/items`)
+        if (answer.status !== 200) throw new Error(`${server.name} GET /items: ${answer.status}`)
+        times[key].push(performance.now() - server.started)
+        await stopServer(server)
+      }
+    }
+    coldStarts.push({
+      n: size,
+      tries: options.coldTries,
+      items: median(times.items),
+      bound: median(times.bound),
+    })
+    say(`cold start n=${size}: ours ${median(times.items).toFixed(0)} ms`)
+  }
+
+  // Memory and one PUT with `big` items.
+  say(`starting items-service and the bound with ${big} movies`)
+  const items = await startItemsService(await dataDir(work, filesBig.datafile))
+  const bound = await startReference(filesBig.documents)
+  const memory = { n: big }
+  for (const [key, server] of [
+    ['items', items],
+    ['bound', bound],
+  ]) {
+    await send(`${server.url}/items`)
+    memory[key] = memoryMiB(server.pid)
+    keepPut(big, key, await timePut(server, baseIds[0], options.putTries))
+  }
+  const exits = await Promise.all([stopServer(items), stopServer(bound)])
+  for (const [i, exit] of exits.entries()) {
+    if (exit.code !== 0)
+      say(`warning: ${['items-service', 'bound'][i]} exited with ${exit.signal ?? exit.code}`)
+  }
+
+  const moves = [
+    `GET /items, GET /items/:id and PUT /items/:id: n stays at ${n} (PUT changes a field of an existing item, cycling through all ${n}).`,
+    `POST /items: ${warmupWrites} warm-up then ${writes} measured creations of new ids, so n grows from ${n} to ${n + warmupWrites} to ${n + warmupWrites + writes}.`,
+    `DELETE /items/:id: deletes exactly the items POST added, in order (${warmupWrites} warm-up, then ${writes} measured), so n falls from ${n + warmupWrites + writes} to ${n + writes} to ${n}; every server lists ${n} items again at the end (checked).`,
+    `GET /items at ${large}: a second start of all three servers holding ${large} movies.`,
+  ]
+  const loading = [
+    'items-service: `node items-service/dist/server.js` (the built bundle), with PORT=0 (a free port), HOST=127.0.0.1 and a fresh temporary DATA_DIR; every other setting at its default (embedded store, CORS `*`, request log, body limits, validation). Its stdout, one log line per request, is piped to the bench and drained.',
+    `items-service data: at n = ${n} the movies are POSTed through the API (4 at a time) after start; at n = ${large} and ${big} the NeDB datafile is written directly in NeDB's own format (one JSON document per line, increasing 24-hex \`_id\`s, then the unique index on \`id\`), because every POST answers the whole list and posting ${large} items would move gigabytes.`,
+    'bound: `bench/reference-server.mjs`, node:http; the list and every item kept as cached JSON bytes; a POST appends to the list bytes with one copy, a PUT or DELETE re-serialises only the item it touches and joins the cached items with one copy. No validation, no persistence, no logging.',
+    'json-server 0.17.4: its CLI on a `db.json` holding `{ "items": [...] }` with the same movies (no `_id`), logging on, started in an empty directory. It answers the created or replaced item on POST and PUT and `{}` on DELETE, not the list, and rewrites db.json on every write.',
+    'Every request of every run is valid: GET and PUT cycle through existing ids; POST uses new ids; DELETE removes the ids POST added. A non-2xx count above 0 means something is wrong.',
+    '"server CPU" is the server process\'s CPU time over the run\'s wall time (100% = one core), "autocannon CPU" the same for the bench process that generates the load, and "other processes CPU" what the rest of the machine used meanwhile (it is shared: a high figure means a noisy run). The machine\'s cores are shared by the server and the load generator.',
+  ]
+  return report({
+    options,
+    runs,
+    moves,
+    coldStarts,
+    memory,
+    putTimes: [...putTimes.values()].sort((a, b) => a.n - b.n),
+    loading,
+    started,
+    endpoints,
+  })
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error.stack ?? error}\n`)
+  process.exitCode = 1
+})

@@ -1,0 +1,83 @@
+// Load runs with autocannon (the library, in this process): 50 connections, a warm-up first.
+// Every connection gets its own list of requests, built once before the run, so the load
+// generator spends its time on the wire, not on building requests, and every request is valid.
+import autocannon from 'autocannon'
+import { cpuSeconds, machineBusySeconds } from './servers.mjs'
+
+export const connections = 50
+
+/**
+ * Stream kinds:
+ * - `{ cycle: requests }`: for a time, connection i cycles through requests i, i+50, i+100, ...
+ * - `{ once: requests }`: each request exactly once, over the connections (a count, not a time).
+ * A request is { method, path, body? }.
+ */
+export async function load(server, { cycle, once, seconds }) {
+  const requests = (cycle ?? once).map(build)
+  let nextClient = 0
+  let nextOnce = 0
+  const setupClient = (client) => {
+    const i = nextClient++
+    if (cycle) {
+      const own = requests.filter((_, index) => index % connections === i % requests.length)
+      client.setRequests(own.length > 0 ? own : [requests[i % requests.length]])
+    } else {
+      // autocannon gives connection i exactly `responseMax` requests: hand it that many ids.
+      client.setRequests(requests.slice(nextOnce, nextOnce + client.responseMax))
+      nextOnce += client.responseMax
+    }
+  }
+  const latencies = []
+  let first = 0
+  let last = 0
+  let non2xx = 0
+  let bytes = 0
+  const cpuBefore = cpuSeconds(server.pid)
+  const busyBefore = machineBusySeconds()
+  const ownBefore = process.cpuUsage()
+  const start = performance.now()
+  const instance = autocannon({
+    url: server.url,
+    connections,
+    ...(once ? { amount: once.length } : { duration: seconds }),
+    timeout: 30,
+    setupClient,
+  })
+  instance.on('response', (_client, status, answerBytes, ms) => {
+    last = performance.now()
+    if (!first) first = last
+    latencies.push(ms)
+    bytes += answerBytes
+    if (status < 200 || status > 299) non2xx++
+  })
+  const result = await instance
+  const cpu = cpuSeconds(server.pid) - cpuBefore
+  const own = process.cpuUsage(ownBefore)
+  const loadSeconds = (own.user + own.system) / 1e6
+  // What the rest of the machine used meanwhile: other processes competing for the two cores.
+  const others = Math.max(0, machineBusySeconds() - busyBefore - cpu - loadSeconds)
+  const wall = (performance.now() - start) / 1000
+  // Wall time from the start to the last answer: exact also for runs counted in requests.
+  const duration = (last - start) / 1000
+  latencies.sort((a, b) => a - b)
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
+  return {
+    requests: latencies.length,
+    duration,
+    rps: latencies.length / duration,
+    p50: at(0.5),
+    p99: at(0.99),
+    non2xx,
+    errors: result.errors,
+    bytesPerAnswer: latencies.length ? bytes / latencies.length : 0,
+    cpu: cpu / wall,
+    loadCpu: loadSeconds / wall,
+    othersCpu: others / wall,
+  }
+}
+
+function build({ method, path, body }) {
+  return body === undefined
+    ? { method, path }
+    : { method, path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+}
