@@ -31,13 +31,15 @@ async function main(): Promise<void> {
   const options = { fetch: app.fetch, port: settings.port, hostname: settings.host }
   const server = serve(options, (info) => {
     const host = settings.host === '0.0.0.0' || settings.host === '::' ? 'localhost' : settings.host
-    console.log(`mail-service listening on http://${host}:${info.port} (docs at /docs)`)
-    for (const line of describeSetup(settings, `embedded store in ${settings.dataDir}`)) {
-      console.log(line)
-    }
+    const banner = [
+      `mail-service listening on http://${host}:${info.port} (docs at /docs)`,
+      ...describeSetup(settings, `embedded store in ${settings.dataDir}`),
+    ]
     if (settings.apiKeys.length === 0) {
-      console.log(`API_KEYS is not set; for this run only, x-apikey: ${apiKeys[0]}`)
+      banner.push(`API_KEYS is not set; for this run only, x-apikey: ${apiKeys[0]}`)
     }
+    // One write, so whoever reads the output sees the banner whole.
+    console.log(banner.join('\n'))
   }) as Server
 
   let stopping = false

@@ -11,7 +11,7 @@ export type MailgunRequest = {
 }
 
 export type MailgunReply =
-  | { status: number; statusText?: string; body: string; contentType?: string }
+  | { status: number; statusText?: string; body: string; contentType?: string; delayMs?: number }
   | 'hang'
 
 /**
@@ -51,6 +51,7 @@ export class MailgunStandIn {
       })
       const reply = standIn.reply
       if (reply === 'hang') return
+      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs))
       res.writeHead(reply.status, reply.statusText ?? '', {
         'content-type': reply.contentType ?? 'application/json',
       })

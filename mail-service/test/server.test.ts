@@ -1,0 +1,137 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { DetaStandIn } from './support/deta-stand-in.js'
+import { MailgunStandIn } from './support/mailgun-stand-in.js'
+import { ensureBuilt, type RunningServer, runServer, runToExit } from './support/run-server.js'
+
+let dataDir: string
+const running: RunningServer[] = []
+
+beforeAll(ensureBuilt)
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'mail-service-e2e-'))
+})
+afterEach(async () => {
+  for (const server of running.splice(0)) {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL')
+    await server.exited
+  }
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+async function start(env: Record<string, string> = {}): Promise<RunningServer> {
+  const server = await runServer({ DATA_DIR: dataDir, ...env })
+  running.push(server)
+  return server
+}
+
+const post = (url: string, key: string, body: unknown) =>
+  fetch(`${url}/sendmail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-apikey': key },
+    body: JSON.stringify(body),
+  })
+
+describe('node dist/server.js', () => {
+  it('sends in outbox mode out of the box, says so loudly, and keeps the logs across restarts', async () => {
+    const first = await start()
+    expect(first.output()).toContain('OUTBOX MODE: mail is NOT delivered')
+    const key = /x-apikey: (\S+)/.exec(first.output())?.[1] as string
+    expect(key).toMatch(/^[\w-]{32}$/)
+
+    const response = await post(first.url, key, { email: 'ada@example.com', name: 'Ada' })
+    expect(response.status).toBe(201)
+    const answer = (await response.json()) as { id: string; message: string }
+    expect(answer).toEqual({
+      id: expect.stringMatching(/^<\d{14}\.[0-9a-f]{16}@outbox\.local>$/),
+      message: 'Queued. Thank you.',
+    })
+    const outbox = await fetch(`${first.url}/outbox`, { headers: { 'x-apikey': key } })
+    expect(await outbox.json()).toMatchObject([{ id: answer.id, to: 'ada@example.com' }])
+    expect(first.output()).toMatch(/POST \/sendmail 201 [\d.]+ms [0-9a-f-]{36}/)
+    expect(first.output().match(new RegExp(key, 'g'))).toHaveLength(1)
+
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+
+    const second = await start({ API_KEYS: 'fixed-key' })
+    expect(second.output()).not.toContain('x-apikey:')
+    const log = await fetch(`${second.url}/maillog`, { headers: { 'x-apikey': 'fixed-key' } })
+    expect(await log.json()).toEqual([
+      { email: 'ada@example.com', name: 'Ada', output: answer, _id: expect.any(String) },
+    ])
+  })
+
+  it('finishes a request in flight on SIGTERM, then exits 0', async () => {
+    const mailgun = await MailgunStandIn.start()
+    mailgun.reply = {
+      status: 200,
+      body: '{"id":"<1.2@m>","message":"Queued. Thank you."}',
+      delayMs: 500,
+    }
+    const server = await start({
+      API_KEYS: 'k',
+      MAIL_APIKEY: 'key-secret-e2e',
+      MAIL_DOMAIN: 'mg.example.com',
+      MAIL_API_URL: mailgun.baseUrl,
+    })
+    const pending = post(server.url, 'k', { email: 'ada@example.com', name: 'Ada' })
+    while (mailgun.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    server.child.kill('SIGTERM')
+    const response = await pending
+    expect(response.status).toBe(201)
+    expect(await response.text()).toBe('{"id":"<1.2@m>","message":"Queued. Thank you."}')
+    expect(await server.exited).toBe(0)
+    expect(server.output()).not.toContain('key-secret-e2e')
+    await mailgun.stop()
+  })
+
+  it('logs to a Deta-Base-compatible host given by DETA_BASE_HOST', async () => {
+    const deta = await DetaStandIn.start()
+    const server = await start({
+      API_KEYS: 'k',
+      DETA_PROJECT_KEY: 'e2e0_projectsecret',
+      DETA_BASE_HOST: deta.host,
+    })
+    expect(server.output()).toContain(`logs: Deta Base at ${deta.host}`)
+    expect((await post(server.url, 'k', { email: 'ada@example.com', name: 'Ada' })).status).toBe(
+      201,
+    )
+    expect(deta.items('maillog')).toEqual([
+      expect.objectContaining({ email: 'ada@example.com', name: 'Ada', key: expect.any(String) }),
+    ])
+    expect(deta.requests.every((r) => r.apiKey === 'e2e0_projectsecret')).toBe(true)
+    expect(server.output()).not.toContain('projectsecret')
+    await deta.stop()
+  })
+
+  it('cuts off a chunked body over 16 KiB with 413', async () => {
+    const server = await start({ API_KEYS: 'k' })
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(`${server.url}/sendmail`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-apikey': 'k',
+          'transfer-encoding': 'chunked',
+        },
+      })
+      req.on('response', (res) => resolve(res.statusCode))
+      req.on('error', reject)
+      req.write('{"pad":"')
+      for (let i = 0; i < 8; i++) req.write('x'.repeat(4096))
+      req.end('"}')
+    })
+    expect(status).toBe(413)
+  })
+
+  it('refuses to start with MAIL_TRANSPORT=mailgun and no secrets, saying which', async () => {
+    const { code, output } = await runToExit({ DATA_DIR: dataDir, MAIL_TRANSPORT: 'mailgun' })
+    expect(code).toBe(1)
+    expect(output).toContain('MAIL_TRANSPORT=mailgun needs MAIL_APIKEY and MAIL_DOMAIN')
+    expect(output).not.toMatch(/\n\s+at /)
+  })
+})

@@ -1,0 +1,240 @@
+import { fileURLToPath } from 'node:url'
+import { Miniflare } from 'miniflare'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { closedPortUrl } from './support/mailgun-stand-in.js'
+import { ensureBuilt } from './support/run-server.js'
+
+const scriptPath = fileURLToPath(new URL('../dist/worker.js', import.meta.url))
+const mailgunKey = 'key-WORKER-SECRET-91c2'
+const mailgunBody =
+  '{"id":"<20260101120000.abc123@mg.example.com>", "message":"Queued. Thank you."}'
+
+type Outbound = {
+  url: string
+  method: string
+  headers: Record<string, string>
+  fields?: [string, string][]
+  json?: unknown
+}
+/** What the Worker sent out, and how the stand-ins answer it. */
+const outbound: Outbound[] = []
+let mailgunAnswer: () => Promise<Response>
+let detaFailing = false
+
+/** Stands in for both Mailgun and the Deta Base host on the Worker's outbound fetch. */
+async function outboundService(request: Request): Promise<Response> {
+  const url = new URL(request.url)
+  const headers = Object.fromEntries(request.headers)
+  if (url.hostname === 'api.eu.mailgun.net') {
+    const form = await request.formData()
+    const fields = [...form.entries()].map(
+      ([name, value]) => [name, String(value)] as [string, string],
+    )
+    outbound.push({ url: request.url, method: request.method, headers, fields })
+    return mailgunAnswer()
+  }
+  const json = await request.json()
+  outbound.push({ url: request.url, method: request.method, headers, json })
+  if (detaFailing) return Response.json({ errors: ['down'] }, { status: 500 })
+  if (url.pathname.endsWith('/items'))
+    return Response.json((json as { item: unknown }).item, { status: 201 })
+  return Response.json({ items: [], paging: { size: 0 } })
+}
+
+function worker(bindings: Record<string, string>) {
+  return new Miniflare({
+    modules: true,
+    scriptPath,
+    compatibilityDate: '2025-01-01',
+    bindings,
+    outboundService,
+  })
+}
+
+const bindings = {
+  API_KEYS: 'worker-key',
+  MAIL_APIKEY: mailgunKey,
+  MAIL_DOMAIN: 'mg.example.com',
+  MAIL_REGION: 'eu',
+  MAIL_FROM: 'Movies <hello@mg.example.com>',
+  MAIL_TEXT: 'Dear {name}, hello.',
+  MAIL_TIMEOUT_MS: '500',
+  DETA_PROJECT_KEY: 'w0rk_detasecret',
+  DETA_BASE_HOST: 'base.example.com',
+  CORS_ORIGINS: 'https://app.example',
+}
+
+let mf: Miniflare
+beforeAll(async () => {
+  ensureBuilt()
+  mf = worker(bindings)
+  await mf.ready
+})
+afterAll(async () => {
+  await mf.dispose()
+})
+beforeEach(() => {
+  outbound.length = 0
+  detaFailing = false
+  mailgunAnswer = async () => new Response(mailgunBody, { status: 200 })
+})
+
+const send = (body: unknown, headers: Record<string, string> = {}) =>
+  mf.dispatchFetch('http://worker.test/sendmail', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-apikey': 'worker-key', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+
+const ada = { email: 'ada@example.com', name: 'Ada' }
+
+describe('the Worker bundle under Miniflare', () => {
+  it('sends Mailgun (EU host) exactly the request it expects and answers its body byte for byte', async () => {
+    const response = await send(ada)
+    expect(response.status).toBe(201)
+    expect(await response.text()).toBe(mailgunBody)
+    expect(outbound[0]).toEqual({
+      url: 'https://api.eu.mailgun.net/v3/mg.example.com/messages',
+      method: 'POST',
+      headers: expect.objectContaining({
+        authorization: `Basic ${btoa(`api:${mailgunKey}`)}`,
+        'content-type': expect.stringMatching(/^multipart\/form-data; boundary=/),
+      }),
+      fields: [
+        ['from', 'Movies <hello@mg.example.com>'],
+        ['to', 'ada@example.com'],
+        ['subject', 'Hello from the movies app'],
+        ['text', 'Dear Ada, hello.'],
+      ],
+    })
+  })
+
+  it('logs the send to the Deta Base host it was given, through the SDK', async () => {
+    await send(ada)
+    const insert = outbound[1]
+    expect(insert?.url).toBe('https://base.example.com/v1/w0rk/maillog/items')
+    expect(insert?.headers['x-api-key']).toBe('w0rk_detasecret')
+    expect(insert?.json).toEqual({
+      item: {
+        ...ada,
+        output: JSON.parse(mailgunBody),
+        key: expect.stringMatching(/^[0-9a-f]{24}$/),
+      },
+    })
+  })
+
+  it.each([
+    [400, '{"message":"bad to"}', 'Bad Request'],
+    [401, 'Forbidden', 'Unauthorized'],
+    [429, '', 'Too Many Requests'],
+    [500, 'oops', 'Internal Server Error'],
+  ])(
+    'passes a provider %i on with its status text, logging nothing',
+    async (status, body, error) => {
+      mailgunAnswer = async () => new Response(body, { status, statusText: '' })
+      const response = await send(ada)
+      expect(response.status).toBe(status)
+      expect(await response.json()).toEqual({ error })
+      expect(outbound).toHaveLength(1)
+    },
+  )
+
+  it('answers 504 when Mailgun does not answer within MAIL_TIMEOUT_MS', async () => {
+    mailgunAnswer = () =>
+      new Promise((resolve) => setTimeout(() => resolve(new Response('{}')), 3_000))
+    const response = await send(ada)
+    expect(response.status).toBe(504)
+    expect(outbound).toHaveLength(1)
+  })
+
+  it('answers 502 when Mailgun cannot be reached', async () => {
+    const unreachable = new Miniflare({
+      modules: true,
+      scriptPath,
+      compatibilityDate: '2025-01-01',
+      bindings: { ...bindings, MAIL_API_URL: await closedPortUrl(), DETA_PROJECT_KEY: '' },
+    })
+    const response = await unreachable.dispatchFetch('http://worker.test/sendmail', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-apikey': 'worker-key' },
+      body: JSON.stringify(ada),
+    })
+    expect(response.status).toBe(502)
+    expect(await response.json()).toEqual({ error: 'the mail provider could not be reached' })
+    await unreachable.dispose()
+  })
+
+  it('still answers 201 when the log keeps failing', async () => {
+    detaFailing = true
+    const response = await send(ada)
+    expect(response.status).toBe(201)
+    expect(outbound.filter((request) => request.url.endsWith('/items'))).toHaveLength(3)
+  })
+
+  it.each([
+    ['a wrong key', ada, { 'x-apikey': 'nope' }, 401],
+    ['a list of addresses', { ...ada, email: 'ada@example.com,eve@example.com' }, {}, 400],
+    ['a header injection', { ...ada, email: 'ada@example.com\r\nBcc: eve@example.com' }, {}, 400],
+    ['a display name', { ...ada, email: 'Ada <ada@example.com>' }, {}, 400],
+    ['invalid JSON', '{"email":', {}, 400],
+    ['a wrong content type', ada, { 'content-type': 'text/plain' }, 415],
+    ['an oversized body', { ...ada, pad: 'x'.repeat(17_000) }, {}, 413],
+  ])('refuses %s before calling Mailgun', async (_, body, headers, status) => {
+    const response = await send(body, headers)
+    expect(response.status).toBe(status)
+    expect(await response.json()).toHaveProperty('error')
+    expect(outbound).toEqual([])
+  })
+
+  it('answers a CORS preflight from the allowed origin', async () => {
+    const response = await mf.dispatchFetch('http://worker.test/sendmail', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    })
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(response.headers.get('access-control-allow-headers')).toContain('x-apikey')
+  })
+
+  it('serves its OpenAPI document and docs page', async () => {
+    const document = (await (await mf.dispatchFetch('http://worker.test/openapi.json')).json()) as {
+      paths: Record<string, unknown>
+    }
+    expect(Object.keys(document.paths)).toContain('/sendmail')
+    const docs = await mf.dispatchFetch('http://worker.test/docs')
+    expect(await docs.text()).toContain('<code>/sendmail</code>')
+  })
+})
+
+describe('the Worker without API_KEYS', () => {
+  it('refuses every call that needs a key, whatever key is sent', async () => {
+    const { API_KEYS: _, ...rest } = bindings
+    const unkeyed = worker(rest)
+    for (const key of ['worker-key', '', 'anything']) {
+      const response = await unkeyed.dispatchFetch('http://worker.test/sendmail', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-apikey': key },
+        body: JSON.stringify(ada),
+      })
+      expect(response.status).toBe(401)
+    }
+    const log = await unkeyed.dispatchFetch('http://worker.test/maillog')
+    expect(log.status).toBe(401)
+    expect(outbound).toEqual([])
+    await unkeyed.dispose()
+  })
+})
+
+describe('the Worker with a bad setting', () => {
+  it('answers 503 without echoing any value', async () => {
+    const broken = worker({ ...bindings, MAIL_REGION: 'mars' })
+    const response = await broken.dispatchFetch('http://worker.test/healthz')
+    expect(response.status).toBe(503)
+    const text = await response.text()
+    expect(text).not.toContain(mailgunKey)
+    expect(JSON.parse(text)).toEqual({
+      error: 'the service is misconfigured; its log says which setting',
+    })
+    await broken.dispose()
+  })
+})
