@@ -41,6 +41,11 @@ async function main(): Promise<void> {
     // One write, so whoever reads the output sees the banner whole.
     console.log(banner.join('\n'))
   }) as Server
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    const reason = error.code === 'EADDRINUSE' ? `port ${settings.port} is in use` : error.message
+    console.error(`mail-service cannot start: ${reason}`)
+    process.exit(1)
+  })
 
   let stopping = false
   const stop = (signal: string) => {

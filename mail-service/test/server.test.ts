@@ -128,6 +128,15 @@ describe('node dist/server.js', () => {
     expect(status).toBe(413)
   })
 
+  it('says plainly when its port is taken, and exits 1', async () => {
+    const first = await start({ API_KEYS: 'k' })
+    const port = new URL(first.url).port
+    const { code, output } = await runToExit({ DATA_DIR: dataDir, PORT: port })
+    expect(code).toBe(1)
+    expect(output).toContain(`mail-service cannot start: port ${port} is in use`)
+    expect(output).not.toMatch(/\n\s+at /)
+  })
+
   it('refuses to start with MAIL_TRANSPORT=mailgun and no secrets, saying which', async () => {
     const { code, output } = await runToExit({ DATA_DIR: dataDir, MAIL_TRANSPORT: 'mailgun' })
     expect(code).toBe(1)

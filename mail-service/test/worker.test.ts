@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -5,6 +6,10 @@ import { closedPortUrl } from './support/mailgun-stand-in.js'
 import { ensureBuilt } from './support/run-server.js'
 
 const scriptPath = fileURLToPath(new URL('../dist/worker.js', import.meta.url))
+/** The date the deployment uses (wrangler.toml), so the test runs what is deployed. */
+const compatibilityDate = /^compatibility_date = "([\d-]+)"/m.exec(
+  readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8'),
+)?.[1]
 const mailgunKey = 'key-WORKER-SECRET-91c2'
 const mailgunBody =
   '{"id":"<20260101120000.abc123@mg.example.com>", "message":"Queued. Thank you."}'
@@ -45,7 +50,7 @@ function worker(bindings: Record<string, string>) {
   return new Miniflare({
     modules: true,
     scriptPath,
-    compatibilityDate: '2025-01-01',
+    compatibilityDate,
     bindings,
     outboundService,
   })
@@ -151,7 +156,7 @@ describe('the Worker bundle under Miniflare', () => {
     const unreachable = new Miniflare({
       modules: true,
       scriptPath,
-      compatibilityDate: '2025-01-01',
+      compatibilityDate,
       bindings: { ...bindings, MAIL_API_URL: await closedPortUrl(), DETA_PROJECT_KEY: '' },
     })
     const response = await unreachable.dispatchFetch('http://worker.test/sendmail', {
