@@ -13,6 +13,7 @@ export const connections = 50
  * A request is { method, path, body? }.
  */
 export async function load(server, { cycle, once, seconds }) {
+  await settle(server)
   const requests = (cycle ?? once).map(build)
   let nextClient = 0
   let nextOnce = 0
@@ -28,7 +29,6 @@ export async function load(server, { cycle, once, seconds }) {
     }
   }
   const latencies = []
-  let first = 0
   let last = 0
   let non2xx = 0
   let bytes = 0
@@ -45,20 +45,20 @@ export async function load(server, { cycle, once, seconds }) {
   })
   instance.on('response', (_client, status, answerBytes, ms) => {
     last = performance.now()
-    if (!first) first = last
     latencies.push(ms)
     bytes += answerBytes
     if (status < 200 || status > 299) non2xx++
   })
   const result = await instance
+  const end = performance.now()
   const cpu = cpuSeconds(server.pid) - cpuBefore
   const own = process.cpuUsage(ownBefore)
   const loadSeconds = (own.user + own.system) / 1e6
   // What the rest of the machine used meanwhile: other processes competing for the two cores.
   const others = Math.max(0, machineBusySeconds() - busyBefore - cpu - loadSeconds)
-  const wall = (performance.now() - start) / 1000
-  // Wall time from the start to the last answer: exact also for runs counted in requests.
-  const duration = (last - start) / 1000
+  const wall = (end - start) / 1000
+  // A timed run lasts until autocannon stops it; a counted one until its last answer.
+  const duration = once ? (last - start) / 1000 : wall
   latencies.sort((a, b) => a - b)
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
   return {
@@ -73,6 +73,19 @@ export async function load(server, { cycle, once, seconds }) {
     cpu: cpu / wall,
     loadCpu: loadSeconds / wall,
     othersCpu: others / wall,
+  }
+}
+
+/**
+ * Waits until the server is idle (under 5% of a core over 200 ms): when a run stops, the
+ * server may still be working through requests that the load generator has abandoned.
+ */
+async function settle(server, limitMs = 60_000) {
+  const until = performance.now() + limitMs
+  while (performance.now() < until) {
+    const before = cpuSeconds(server.pid)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    if (cpuSeconds(server.pid) - before <= 0.01) return
   }
 }
 

@@ -67,6 +67,13 @@ export function report({ options, runs, moves, coldStarts, memory, putTimes, loa
       'node:http server serving cached bytes.',
   )
   lines.push('')
+  const others = runs.reduce((sum, run) => sum + run.othersCpu, 0) / runs.length
+  lines.push(
+    `The machine is shared: during the measured runs, other processes used ${fixed(others * 100)}% CPU on average ` +
+      `(of ${cpu.length * 100}%), so absolute figures are what was left to this bench; the ratios come from runs ` +
+      'interleaved server by server, and the last table has every run with its CPU shares.',
+  )
+  lines.push('')
   lines.push(
     '| endpoint | n | ours req/s | ours p50 / p99 ms | bound req/s | bound p50 / p99 ms | json-server req/s | json-server p50 / p99 ms | non-2xx ours/bound/js | errors ours/bound/js | ours/bound | ours/json-server | target |',
   )
