@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findReservedFieldNames } from './reserved-field-names.js'
+import { findReservedFieldNames, maxNestingDepth } from './reserved-field-names.js'
 
 const item = { id: 'tt1', name: 'Heat', genre: 'Crime' }
 
@@ -45,5 +45,25 @@ describe('findReservedFieldNames', () => {
     for (const value of [null, 'text', 42, true, []]) {
       expect(findReservedFieldNames(value)).toEqual([])
     }
+  })
+})
+
+describe('findReservedFieldNames on nesting', () => {
+  const nest = (depth: number): unknown => (depth === 0 ? 'leaf' : [nest(depth - 1)])
+
+  it(`allows values ${maxNestingDepth} levels deep`, () => {
+    expect(findReservedFieldNames({ ...item, a: nest(maxNestingDepth - 1) })).toEqual([])
+    expect(findReservedFieldNames({ cast: [{ name: 'Pacino', roles: ['Vincent'] }] })).toEqual([])
+  })
+
+  it('refuses a value one level deeper, naming where', () => {
+    expect(findReservedFieldNames({ ...item, a: { b: nest(maxNestingDepth - 1) } })).toEqual([
+      { path: ['a', 'b', 0, 0, 0, 0], message: expect.stringMatching(/nest/) },
+    ])
+  })
+
+  it('stops at the limit however deep the value goes', () => {
+    const deep = JSON.parse(`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)
+    expect(findReservedFieldNames(deep)).toHaveLength(1)
   })
 })
