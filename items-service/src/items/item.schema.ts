@@ -7,6 +7,8 @@ const itemId = z
   .min(1)
   .max(200)
   .regex(noControlCharacters, 'must not contain control characters')
+  // URLs resolve these path segments (even percent-encoded) away: /items/.. is /.
+  .refine((id) => id !== '.' && id !== '..', 'must not be . or .., which a URL path cannot hold')
   .openapi({ description: 'Public key of the item, e.g. an IMDb id', example: 'tt0111161' })
 const name = z.string().min(1).max(500).openapi({ example: 'The Shawshank Redemption' })
 const genre = z.string().min(1).max(100).openapi({ example: 'Drama' })
