@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest'
+import { createApp } from './app.js'
+import { type ItemStore, StoreUnavailableError } from './store/item-store.js'
+import { movies, useTestApp } from './test-support/test-app.js'
+
+/** A store whose every call fails the way the given error says. */
+function failingStore(error: () => Error): ItemStore {
+  const fail = async (): Promise<never> => {
+    throw error()
+  }
+  return {
+    list: fail,
+    find: fail,
+    insert: fail,
+    update: fail,
+    remove: fail,
+    ping: fail,
+    close: fail,
+  }
+}
+
+function appOver(store: ItemStore) {
+  const lines: string[] = []
+  const app = createApp({ store, log: (line) => lines.push(line) })
+  return { lines, request: (path: string, init?: RequestInit) => app.request(path, init) }
+}
+
+const json = { 'content-type': 'application/json' }
+const everyRoute: [string, string, string?][] = [
+  ['GET', '/items'],
+  ['GET', '/items/tt0111161'],
+  ['POST', '/items', JSON.stringify(movies.shawshank)],
+  ['PUT', '/items/tt0111161', '{"genre":"X"}'],
+  ['DELETE', '/items/tt0111161'],
+]
+
+describe('when the database does not answer', () => {
+  const { request, lines } = appOver(
+    failingStore(
+      () => new StoreUnavailableError({ cause: new Error('connect ECONNREFUSED 10.0.0.7') }),
+    ),
+  )
+
+  it.each(everyRoute)('%s %s answers 503 with no internals', async (method, path, body) => {
+    const response = await request(path, { method, headers: json, body })
+    expect(response.status).toBe(503)
+    expect(await response.text()).toBe('{"error":"database unavailable"}')
+  })
+
+  it('GET /healthz answers 503', async () => {
+    const response = await request('/healthz')
+    expect(response.status).toBe(503)
+    expect(await response.json()).toMatchObject({ error: 'database unavailable' })
+    expect(lines.join('')).not.toContain('ECONNREFUSED')
+  })
+})
+
+describe('when the store fails in an unexpected way', () => {
+  const { request, lines } = appOver(
+    failingStore(() => new Error('EACCES: /secret/path/movies.db')),
+  )
+
+  it('answers 500 without internals and writes the error to the log', async () => {
+    const response = await request('/items')
+    expect(response.status).toBe(500)
+    expect(await response.text()).toBe('{"error":"internal error"}')
+    expect(lines.join('')).toContain('EACCES: /secret/path/movies.db')
+  })
+})
+
+describe('GET /healthz', () => {
+  const api = useTestApp()
+
+  it('answers 200 while the store answers', async () => {
+    const response = await api().request('/healthz')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ status: 'ok' })
+  })
+})
+
+describe('unknown routes', () => {
+  const api = useTestApp()
+
+  it.each([
+    ['GET', '/'],
+    ['GET', '/item'],
+    ['GET', '/items/a/b'],
+    ['PATCH', '/items/tt0111161'],
+    ['POST', '/items/tt0111161'],
+    ['DELETE', '/items'],
+  ])('%s %s answers 404 JSON and changes nothing', async (method, path) => {
+    await api().seed(movies.shawshank)
+    await api().expectRefused(
+      () => api().request(path, { method, headers: json, body: method === 'GET' ? null : '{}' }),
+      404,
+    )
+  })
+})
