@@ -1,0 +1,106 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  killServicesAfter,
+  type RunningService,
+  ServiceProcess,
+  temporaryDataDir,
+} from './support/service-process.js'
+
+const json = { 'content-type': 'application/json', 'x-apikey': 'test-key' }
+const heat = { id: 'tt0113277', name: 'Heat', genre: 'Crime' }
+const amelie = { id: 'Amélie 2001', name: 'Le Fabuleux Destin d’Amélie Poulain', genre: 'Comedy' }
+const path = (id: string) => `/items/${encodeURIComponent(id)}`
+
+describe('the built service over HTTP', () => {
+  killServicesAfter('all')
+  let service: RunningService
+  const call = (route: string, init: RequestInit = {}) => fetch(service.url + route, init)
+
+  beforeAll(async () => {
+    service = await ServiceProcess.start({
+      DATA_DIR: await temporaryDataDir(),
+      ITEMS_APIKEY: 'test-key',
+      CORS_ORIGINS: 'https://app.example',
+    })
+  })
+
+  it('runs the whole CRUD flow', async () => {
+    expect(await (await call('/items')).json()).toEqual([])
+
+    const created = await call('/items', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(heat),
+    })
+    expect(created.status).toBe(201)
+    expect(created.headers.get('location')).toBe('/items/tt0113277')
+    const second = await call('/items', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(amelie),
+    })
+    expect(second.headers.get('location')).toBe(path(amelie.id))
+    const [first, stored] = await second.json()
+    expect(first).toEqual({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), ...heat })
+
+    expect(await (await call(path(amelie.id))).json()).toEqual(stored)
+
+    const updated = await call(path(amelie.id), {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ genre: 'Romance' }),
+    })
+    expect(await updated.json()).toEqual([first, { ...stored, genre: 'Romance' }])
+
+    const deleted = await call(path(heat.id), { method: 'DELETE', headers: json })
+    expect(await deleted.json()).toEqual([{ ...stored, genre: 'Romance' }])
+
+    const missing = await call(path(heat.id))
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toEqual({ error: "item 'tt0113277' not found" })
+  })
+
+  it('applies ITEMS_APIKEY and CORS_ORIGINS from the environment', async () => {
+    const refused = await call('/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://app.example' },
+      body: JSON.stringify(heat),
+    })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    const other = await call('/items', { headers: { origin: 'https://other.example' } })
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  it('answers 413 to an oversized chunked body and stays up', async () => {
+    const chunk = new TextEncoder().encode(
+      `{"id":"big","name":"big","genre":"g","pad":"${'x'.repeat(70_000)}"}`,
+    )
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < chunk.length; at += 4096)
+          controller.enqueue(chunk.slice(at, at + 4096))
+        controller.close()
+      },
+    })
+    const response = await call('/items', {
+      method: 'POST',
+      headers: json,
+      body,
+      duplex: 'half',
+    } as RequestInit)
+    expect(response.status).toBe(413)
+    expect(await response.json()).toEqual({ error: expect.any(String) })
+    expect((await call('/healthz')).status).toBe(200)
+  })
+
+  it('writes one log line per request with its id, and never the key', async () => {
+    const response = await call('/healthz')
+    const requestId = response.headers.get('x-request-id') as string
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const lines = service.stdout.split('\n').filter((line) => line.includes(` ${requestId} `))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/ GET \/healthz 200 \d+(\.\d+)?ms$/)
+    expect(service.stdout + service.stderr).not.toContain('test-key')
+  })
+})
