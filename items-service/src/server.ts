@@ -1,4 +1,4 @@
-import { serve } from '@hono/node-server'
+import { type ServerType, serve } from '@hono/node-server'
 import { createApp } from './app.js'
 import { parseEnv } from './env.js'
 import { openItemStore } from './store/open-item-store.js'
@@ -16,21 +16,35 @@ async function main(): Promise<void> {
     apiKey: settings.ITEMS_APIKEY,
     corsOrigins: settings.CORS_ORIGINS,
   })
-  const server = serve({ fetch: app.fetch, port: settings.PORT, hostname: settings.HOST }, (info) =>
-    log(`items-service listening on http://${info.address}:${info.port} (${description})`),
-  )
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const server = serve(
+      { fetch: app.fetch, port: settings.PORT, hostname: settings.HOST },
+      (info) => {
+        log(`items-service listening on http://${info.address}:${info.port} (${description})`)
+        resolve(server)
+      },
+    )
+    // A taken port is a start failure like any other, not an unhandled 'error' event.
+    server.once('error', reject)
+  })
 
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
     stopping = true
     log(`${signal}: finishing requests in flight, then closing`)
+    // Idle keep-alive connections would hold close() open, and so would those that go idle
+    // after finishing a request in flight: close them as they become idle.
+    const closeIdle = () => {
+      if ('closeIdleConnections' in server) server.closeIdleConnections()
+    }
+    const sweep = setInterval(closeIdle, 100)
     server.close(async () => {
+      clearInterval(sweep)
       await store.close()
       process.exit(0)
     })
-    // Idle keep-alive connections would hold close() open; in-flight requests still finish.
-    if ('closeIdleConnections' in server) server.closeIdleConnections()
+    closeIdle()
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))

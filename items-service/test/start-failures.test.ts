@@ -1,0 +1,72 @@
+import { createServer, type Socket } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  closedPort,
+  killServicesAfter,
+  ServiceProcess,
+  temporaryDataDir,
+} from './support/service-process.js'
+
+const connectTimeoutMs = 1_500
+/** Node's own start-up and exit, on a slow machine. */
+const marginMs = 3_500
+
+describe('a service that cannot start', () => {
+  killServicesAfter()
+  const sockets = new Set<Socket>()
+  const silent = createServer((socket) => sockets.add(socket))
+  afterEach(async () => {
+    for (const socket of sockets) socket.destroy()
+    if (silent.listening) await new Promise((resolve) => silent.close(resolve))
+  })
+
+  it('exits non-zero within CONNECT_TIMEOUT_MS when MongoDB refuses connections', async () => {
+    const started = Date.now()
+    const service = await ServiceProcess.run({
+      DATA_DIR: await temporaryDataDir(),
+      CONNECTION_URL: `mongodb://127.0.0.1:${await closedPort()}`,
+      CONNECT_TIMEOUT_MS: String(connectTimeoutMs),
+    })
+    expect(service.exit.code).not.toBe(0)
+    expect(service.exit.code).not.toBeNull()
+    expect(Date.now() - started).toBeLessThan(connectTimeoutMs + marginMs)
+    expect(service.stderr).toMatch(/failed to start: .*(ECONNREFUSED|no database answer)/)
+    expect(service.stdout).not.toContain('listening')
+  })
+
+  it('exits non-zero within CONNECT_TIMEOUT_MS when the server accepts but never answers', async () => {
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as { port: number }
+    const started = Date.now()
+    const service = await ServiceProcess.run({
+      DATA_DIR: await temporaryDataDir(),
+      CONNECTION_URL: `mongodb://127.0.0.1:${port}`,
+      CONNECT_TIMEOUT_MS: String(connectTimeoutMs),
+    })
+    expect(service.exit.code).not.toBe(0)
+    expect(Date.now() - started).toBeLessThan(connectTimeoutMs + marginMs)
+    expect(service.stderr).toContain('failed to start')
+  })
+
+  it.each([
+    ['PORT', 'abc'],
+    ['CONNECTION_URL', 'http://x'],
+    ['CONNECT_TIMEOUT_MS', '-1'],
+  ])('exits non-zero with a readable message for %s=%s', async (name, value) => {
+    const service = await ServiceProcess.run({ DATA_DIR: await temporaryDataDir(), [name]: value })
+    expect(service.exit.code).toBe(1)
+    expect(service.stderr).toContain(`${name}=${JSON.stringify(value)}`)
+    expect(service.stderr).not.toMatch(/^\s+at /m)
+  })
+
+  it('exits non-zero when its port is taken', async () => {
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as { port: number }
+    const service = await ServiceProcess.run({
+      DATA_DIR: await temporaryDataDir(),
+      PORT: String(port),
+    })
+    expect(service.exit.code).not.toBe(0)
+    expect(service.stderr).toMatch(/^items-service failed to start: .*EADDRINUSE/)
+  })
+})
