@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createApp } from './app.js'
 import { type ItemStore, StoreUnavailableError } from './store/item-store.js'
+import { failingStore } from './test-support/failing-store.js'
 import { movies, useTestApp } from './test-support/test-app.js'
-
-/** A store whose every call fails the way the given error says. */
-function failingStore(error: () => Error): ItemStore {
-  const fail = async (): Promise<never> => {
-    throw error()
-  }
-  return {
-    list: fail,
-    find: fail,
-    insert: fail,
-    update: fail,
-    remove: fail,
-    ping: fail,
-    close: fail,
-  }
-}
 
 function appOver(store: ItemStore) {
   const lines: string[] = []
@@ -82,7 +67,6 @@ describe('unknown routes', () => {
   const api = useTestApp()
 
   it.each([
-    ['GET', '/'],
     ['GET', '/item'],
     ['GET', '/items/a/b'],
     ['PATCH', '/items/tt0111161'],

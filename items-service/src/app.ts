@@ -1,11 +1,15 @@
 import type { Hook } from '@hono/zod-openapi'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
+import { healthRoute } from './health.route.js'
 import { cors } from './http/cors.js'
 import { describeIssues } from './http/error-response.js'
 import { type RequestLogVariables, requestLog } from './http/request-log.js'
 import { itemsApp } from './items/items.app.js'
+import { addOpenApiRoutes } from './openapi/openapi.routes.js'
 import { DuplicateIdError, type ItemStore, StoreUnavailableError } from './store/item-store.js'
+import { webRoutes } from './web/web.routes.js'
+import type { WebAssets } from './web/web-assets.js'
 
 export type AppOptions = {
   store: ItemStore
@@ -15,6 +19,10 @@ export type AppOptions = {
   corsOrigins?: readonly string[]
   /** Where request lines and errors go; stdout by default. */
   log?: (line: string) => void
+  /** The built web app served at `/`; none in tests that do not need it. */
+  webAssets?: WebAssets
+  /** Where the web app's "Send mail" form posts. */
+  mailServiceUrl?: string
 }
 
 type AppEnv = { Variables: RequestLogVariables }
@@ -39,20 +47,24 @@ export function createApp({
   apiKey,
   corsOrigins = ['*'],
   log = (line) => process.stdout.write(line),
+  webAssets = new Map(),
+  mailServiceUrl = 'http://localhost:4001',
 }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   app.use(requestLog({ write: log }))
   app.use(cors({ origins: corsOrigins }))
 
-  app.get('/healthz', async (c) => {
+  app.openapi(healthRoute, async (c) => {
     try {
       await store.ping()
-      return c.json({ status: 'ok' })
+      return c.json({ status: 'ok' as const }, 200)
     } catch {
-      return c.json({ status: 'unavailable', error: 'database unavailable' }, 503)
+      return c.json({ error: 'database unavailable' }, 503)
     }
   })
   const routes = app.route('/', itemsApp({ store, apiKey }))
+  addOpenApiRoutes(app)
+  app.route('/', webRoutes({ assets: webAssets, mailServiceUrl }))
 
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404))
   app.onError((error, c) => {

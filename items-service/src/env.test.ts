@@ -84,6 +84,16 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ CONNECTION_URL: 'http://x' })).toThrow(/mongodb:\/\/ or mongodb\+srv/)
   })
 
+  it('takes MAIL_SERVICE_URL as an http(s) URL or a path on the same origin', () => {
+    expect(parseEnv({ MAIL_SERVICE_URL: '/mail' }).MAIL_SERVICE_URL).toBe('/mail')
+    expect(parseEnv({ MAIL_SERVICE_URL: 'https://mail.example/v1' }).MAIL_SERVICE_URL).toBe(
+      'https://mail.example/v1',
+    )
+    for (const bad of ['mail', '//evil.example', 'javascript:alert(1)']) {
+      expect(() => parseEnv({ MAIL_SERVICE_URL: bad })).toThrow(/MAIL_SERVICE_URL/)
+    }
+  })
+
   it('names every bad setting at once', () => {
     expect(() => parseEnv({ PORT: 'abc', CONNECT_TIMEOUT_MS: '-5' })).toThrow(
       /PORT="abc".*\n.*CONNECT_TIMEOUT_MS="-5"/,

@@ -30,7 +30,15 @@ const settingsSchema = z.object({
     )
     .refine((origins) => origins.length > 0, 'must be * or a comma list of origins'),
   CONNECT_TIMEOUT_MS: positiveMs.default(10_000),
-  MAIL_SERVICE_URL: z.url().default('http://localhost:4001'),
+  // An absolute URL, or a path on the page's own origin (a space serves the mail micro at /mail).
+  MAIL_SERVICE_URL: z
+    .string()
+    .trim()
+    .refine(
+      (url) => /^\/(?!\/)/.test(url) || /^https?:\/\/./.test(url),
+      'must be an http(s) URL or a path starting with /',
+    )
+    .default('http://localhost:4001'),
 })
 
 /** Every setting items-service reads, by name. */

@@ -2,6 +2,7 @@ import { type ServerType, serve } from '@hono/node-server'
 import { createApp } from './app.js'
 import { parseEnv } from './env.js'
 import { openItemStore } from './store/open-item-store.js'
+import { loadWebAssets } from './web/load-web-assets.js'
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
     store,
     apiKey: settings.ITEMS_APIKEY,
     corsOrigins: settings.CORS_ORIGINS,
+    mailServiceUrl: settings.MAIL_SERVICE_URL,
+    // The build puts the bundled web app beside this file.
+    webAssets: await loadWebAssets(new URL('./web/', import.meta.url)),
   })
   const server = await new Promise<ServerType>((resolve, reject) => {
     const server = serve(

@@ -24,15 +24,12 @@ const notFound = (id: string) => ({ error: `item '${id}' not found` })
  */
 export function itemsApp({ store, apiKey }: { store: ItemStore; apiKey?: string | undefined }) {
   const app = new OpenAPIHono()
-  // Not '/items/*': hono matches that against '/items' too, which would run each guard twice.
-  const paths = ['/items', '/items/:id']
-  app.on(['POST', 'PUT', 'DELETE'], paths, requireApiKey(apiKey))
-  app.on(
-    ['POST', 'PUT'],
-    paths,
-    ...jsonObjectBody({ maxBytes: maxItemBodyBytes }),
-    rejectReservedFields,
-  )
+  // Guards on exactly the routes that write, ahead of their validators and handlers.
+  const writeGuard = requireApiKey(apiKey)
+  const bodyGuards = [...jsonObjectBody({ maxBytes: maxItemBodyBytes }), rejectReservedFields]
+  app.post('/items', writeGuard, ...bodyGuards)
+  app.put('/items/:id', writeGuard, ...bodyGuards)
+  app.delete('/items/:id', writeGuard)
 
   return app
     .openapi(listItemsRoute, async (c) => jsonBytes<StoredItem[], 200>(c, await store.list(), 200))

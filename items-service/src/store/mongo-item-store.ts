@@ -1,7 +1,9 @@
 import {
   type Collection,
+  CursorTimeoutMode,
   MongoClient,
   MongoNetworkError,
+  MongoOperationTimeoutError,
   MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
@@ -16,7 +18,7 @@ export type MongoItemStoreOptions = {
   url: string
   dbName?: string
   collectionName?: string
-  /** How long to wait for a server, at start and on each operation. */
+  /** How long to wait for the database, at start and on each operation. */
   timeoutMs?: number
 }
 
@@ -44,6 +46,8 @@ export class MongoItemStore implements ItemStore {
     const client = new MongoClient(url, {
       serverSelectionTimeoutMS: timeoutMs,
       connectTimeoutMS: timeoutMs,
+      // Every operation gets the same budget, so a database that stops answering is a 503.
+      timeoutMS: timeoutMs,
       appName: 'items-service',
     })
     try {
@@ -58,7 +62,11 @@ export class MongoItemStore implements ItemStore {
   }
 
   async list(): Promise<ReadableStream<Uint8Array>> {
-    const cursor = this.#items.find({}, { sort: { _id: 1 } })
+    // Each batch gets the time budget, not the whole stream, so a slow reader is not cut off.
+    const cursor = this.#items.find(
+      {},
+      { sort: { _id: 1 }, timeoutMode: CursorTimeoutMode.ITERATION },
+    )
     // Fetch the first batch before answering, so an unreachable database is still a 503.
     const hasFirst = await guard(() => cursor.hasNext())
     const encoder = new TextEncoder()
@@ -127,6 +135,7 @@ async function guard<T>(operation: () => Promise<T>, id?: string): Promise<T> {
     if (
       error instanceof MongoServerSelectionError ||
       error instanceof MongoNetworkError ||
+      error instanceof MongoOperationTimeoutError ||
       error instanceof MongoTopologyClosedError
     ) {
       throw new StoreUnavailableError({ cause: error })

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../app.js'
+import { StoreUnavailableError } from '../store/item-store.js'
+import { failingStore } from '../test-support/failing-store.js'
+import { movies, TestApp } from '../test-support/test-app.js'
+
+type Operation = { responses: Record<string, unknown>; security?: unknown[] }
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>> }
+
+const json = { 'content-type': 'application/json' }
+const apiKey = 'openapi-test-key'
+const key = { 'x-apikey': apiKey }
+const shawshank = JSON.stringify(movies.shawshank)
+
+/** A request that the app answers with one status, and the documented operation it belongs to. */
+type Case = { operation: string; status: number; send: (app: TestApp) => Promise<Response> }
+
+const post =
+  (body: string, headers: Record<string, string> = { ...json, ...key }) =>
+  (app: TestApp) =>
+    app.request('/items', { method: 'POST', headers, body })
+const put =
+  (id: string, body: string, headers: Record<string, string> = { ...json, ...key }) =>
+  (app: TestApp) =>
+    app.request(`/items/${id}`, { method: 'PUT', headers, body })
+const del =
+  (id: string, headers: Record<string, string> = key) =>
+  (app: TestApp) =>
+    app.request(`/items/${id}`, { method: 'DELETE', headers })
+const get = (path: string) => (app: TestApp) => app.request(path)
+const tooBig = JSON.stringify({ ...movies.shawshank, notes: 'x'.repeat(70_000) })
+
+const cases: Case[] = [
+  { operation: 'get /healthz', status: 200, send: get('/healthz') },
+  { operation: 'get /items', status: 200, send: get('/items') },
+  { operation: 'get /items/{id}', status: 200, send: get('/items/tt0068646') },
+  { operation: 'get /items/{id}', status: 400, send: get(`/items/${'x'.repeat(201)}`) },
+  { operation: 'get /items/{id}', status: 404, send: get('/items/missing') },
+  { operation: 'post /items', status: 201, send: post(shawshank) },
+  { operation: 'post /items', status: 400, send: post('{"id":"a"}') },
+  { operation: 'post /items', status: 401, send: post(shawshank, json) },
+  { operation: 'post /items', status: 409, send: post(JSON.stringify(movies.godfather)) },
+  { operation: 'post /items', status: 413, send: post(tooBig) },
+  {
+    operation: 'post /items',
+    status: 415,
+    send: post(shawshank, { 'content-type': 'text/plain', ...key }),
+  },
+  { operation: 'put /items/{id}', status: 200, send: put('tt0068646', '{"genre":"Drama"}') },
+  { operation: 'put /items/{id}', status: 400, send: put('tt0068646', '{}') },
+  { operation: 'put /items/{id}', status: 401, send: put('tt0068646', '{"genre":"Drama"}', json) },
+  { operation: 'put /items/{id}', status: 404, send: put('missing', '{"genre":"Drama"}') },
+  {
+    operation: 'put /items/{id}',
+    status: 409,
+    send: put('tt0068646', JSON.stringify({ id: 'tt0468569' })),
+  },
+  { operation: 'put /items/{id}', status: 413, send: put('tt0068646', tooBig) },
+  {
+    operation: 'put /items/{id}',
+    status: 415,
+    send: put('tt0068646', '{}', { 'content-type': 'text/plain', ...key }),
+  },
+  { operation: 'delete /items/{id}', status: 200, send: del('tt0468569') },
+  { operation: 'delete /items/{id}', status: 400, send: del('x'.repeat(201)) },
+  { operation: 'delete /items/{id}', status: 401, send: del('tt0468569', {}) },
+  { operation: 'delete /items/{id}', status: 404, send: del('missing') },
+]
+const unavailable = [
+  'get /healthz',
+  'get /items',
+  'get /items/{id}',
+  'post /items',
+  'put /items/{id}',
+  'delete /items/{id}',
+]
+
+describe('GET /openapi.json', () => {
+  let app: TestApp
+  let document: Document
+
+  beforeAll(async () => {
+    app = await TestApp.open({ apiKey })
+    for (const movie of [movies.godfather, movies.darkKnight]) {
+      await post(JSON.stringify(movie))(app)
+    }
+    document = (await (await app.request('/openapi.json')).json()) as Document
+  })
+  afterAll(() => app.close())
+
+  const documented = () =>
+    Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({
+        name: `${method} ${path}`,
+        operation,
+      })),
+    )
+
+  it('is an OpenAPI 3.1 document', () => {
+    expect(document.openapi).toMatch(/^3\.1\./)
+  })
+
+  it('documents every API route the app serves, and no other', () => {
+    const served = app.app.routes
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      .filter(
+        (name) => !['get /openapi.json', 'get /docs', 'get /', 'get /assets/{file}'].includes(name),
+      )
+    expect(new Set(served)).toEqual(new Set(documented().map((entry) => entry.name)))
+  })
+
+  it.each(cases)(
+    'documents $status for $operation, as the app answers it',
+    async ({ operation, status, send }) => {
+      expect((await send(app)).status).toBe(status)
+      const entry = documented().find((candidate) => candidate.name === operation)
+      expect(Object.keys(entry?.operation.responses ?? {})).toContain(String(status))
+    },
+  )
+
+  it('documents 503 on every operation, as the app answers it when the database is down', async () => {
+    const down = createApp({
+      store: failingStore(() => new StoreUnavailableError()),
+      log: () => {},
+    })
+    for (const operation of unavailable) {
+      const [method = '', path = ''] = operation.split(' ')
+      const response = await down.request(path.replace('{id}', 'tt0068646'), {
+        method: method.toUpperCase(),
+        headers: json,
+        body: method === 'post' || method === 'put' ? shawshank : undefined,
+      })
+      expect(response.status, operation).toBe(503)
+      expect(
+        documented().find((entry) => entry.name === operation)?.operation.responses,
+      ).toHaveProperty('503')
+    }
+  })
+
+  it('documents no status the app never answers', () => {
+    const answered = new Set([
+      ...cases.map(({ operation, status }) => `${operation} ${status}`),
+      ...unavailable.map((operation) => `${operation} 503`),
+    ])
+    const listed = documented().flatMap(({ name, operation }) =>
+      Object.keys(operation.responses).map((status) => `${name} ${status}`),
+    )
+    expect(listed.filter((entry) => !answered.has(entry))).toEqual([])
+  })
+
+  it('describes the API key header for the writes', () => {
+    expect(document).toMatchObject({
+      components: {
+        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-apikey' } },
+      },
+    })
+    expect(
+      documented()
+        .filter(({ operation }) => operation.security)
+        .map(({ name }) => name)
+        .sort(),
+    ).toEqual(['delete /items/{id}', 'post /items', 'put /items/{id}'])
+  })
+})
+
+describe('GET /docs', () => {
+  it('renders every operation of the document as a page with no outside assets', async () => {
+    const app = await TestApp.open()
+    try {
+      const response = await app.request('/docs')
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+      const html = await response.text()
+      for (const operation of [
+        'GET</span> <code>/items</code>',
+        'POST</span> <code>/items</code>',
+        'PUT</span> <code>/items/{id}</code>',
+        'DELETE</span> <code>/items/{id}</code>',
+      ]) {
+        expect(html).toContain(operation)
+      }
+      expect(html).toContain('href="/openapi.json"')
+      expect(html).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/)
+    } finally {
+      await app.close()
+    }
+  })
+})

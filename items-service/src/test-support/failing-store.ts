@@ -1,0 +1,17 @@
+import type { ItemStore } from '../store/item-store.js'
+
+/** A store whose every call fails the way the given error says. */
+export function failingStore(error: () => Error): ItemStore {
+  const fail = async (): Promise<never> => {
+    throw error()
+  }
+  return {
+    list: fail,
+    find: fail,
+    insert: fail,
+    update: fail,
+    remove: fail,
+    ping: fail,
+    close: fail,
+  }
+}

@@ -1,0 +1,75 @@
+/** @jsxImportSource hono/jsx/dom */
+import { useState } from 'hono/jsx/dom'
+import { describeFailure, describeNetworkError } from './api-error.js'
+
+type Sent = { id: string; message: string }
+
+/** The "Send mail" form: posts to the mail-service and shows the provider's id and message. */
+export function SendMailForm({ mailServiceUrl }: { mailServiceUrl: string }) {
+  const [sent, setSent] = useState<Sent | null>(null)
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    const data = new FormData(event.currentTarget as HTMLFormElement)
+    const field = (name: string) => String(data.get(name) ?? '').trim()
+    setBusy(true)
+    setSent(null)
+    setError('')
+    try {
+      const response = await fetch(new URL('sendmail', withSlash(mailServiceUrl)), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-apikey': field('apikey') },
+        body: JSON.stringify({ email: field('email'), name: field('name') }),
+      })
+      if (response.status === 201) setSent((await response.json()) as Sent)
+      else setError(await describeFailure(response))
+    } catch (failure) {
+      setError(describeNetworkError(failure, 'mail service'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form class="card mail-form" aria-label="Send mail" onSubmit={submit}>
+      <h2>Send mail</h2>
+      <div class="fields">
+        <label>
+          API key
+          <input name="apikey" type="password" required autocomplete="off" />
+        </label>
+        <label>
+          Email
+          <input name="email" type="email" required maxLength={254} placeholder="ada@example.com" />
+        </label>
+        <label>
+          Name
+          <input name="name" required maxLength={100} placeholder="Ada" />
+        </label>
+        <button type="submit" disabled={busy}>
+          Send
+        </button>
+      </div>
+      <p class="message error" role="alert">
+        {error}
+      </p>
+      {sent && (
+        <dl class="message success" aria-label="Sent">
+          <dt>Message id</dt>
+          <dd class="mail-id">{sent.id}</dd>
+          <dt>Provider says</dt>
+          <dd>{sent.message}</dd>
+        </dl>
+      )}
+    </form>
+  )
+}
+
+/** `new URL('sendmail', base)` keeps a base path only when it ends with a slash. */
+function withSlash(url: string): URL {
+  const base = new URL(url, window.location.href)
+  if (!base.pathname.endsWith('/')) base.pathname += '/'
+  return base
+}
