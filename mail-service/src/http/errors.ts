@@ -42,6 +42,7 @@ export function errorHandler(logError: (line: string) => void) {
   }
 }
 
+/** JSON 404 for any path or method no route serves. */
 export function notFound(c: Context) {
   return c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404)
 }
