@@ -35,24 +35,30 @@ describe('Spacefile', () => {
     expect(spacefile.micros.map((micro) => micro.name).sort()).toEqual(['items', 'mail'])
   })
 
-  describe.each(spacefile.micros.map((micro) => [micro.name, micro] as const))('micro %s', (name, micro) => {
-    const src = new URL(`${micro.src.replace(/^\.\//, '')}/`, root)
+  describe.each(spacefile.micros.map((micro) => [micro.name, micro] as const))(
+    'micro %s',
+    (name, micro) => {
+      const src = new URL(`${micro.src.replace(/^\.\//, '')}/`, root)
 
-    it('has a src folder with a package.json', () => {
-      expect(existsSync(new URL('package.json', src))).toBe(true)
-    })
+      it('has a src folder with a package.json', () => {
+        expect(existsSync(new URL('package.json', src))).toBe(true)
+      })
 
-    it('runs an entry that exists after the build', () => {
-      const entry = micro.run?.match(/^node (\S+)$/)?.[1]
-      expect(entry, `run should be "node <file>", got ${micro.run}`).toBeDefined()
-      expect(existsSync(new URL(entry as string, src)), `${entry} missing; run npm run build`).toBe(true)
-    })
+      it('runs an entry that exists after the build', () => {
+        const entry = micro.run?.match(/^node (\S+)$/)?.[1]
+        expect(entry, `run should be "node <file>", got ${micro.run}`).toBeDefined()
+        expect(
+          existsSync(new URL(entry as string, src)),
+          `${entry} missing; run npm run build`,
+        ).toBe(true)
+      })
 
-    it('presets only settings that the micro reads', () => {
-      const names = micro.presets?.env?.map((env) => env.name) ?? []
-      expect(names.length).toBeGreaterThan(0)
-      const unknown = names.filter((setting) => !knownSettings[name]?.includes(setting))
-      expect(unknown).toEqual([])
-    })
-  })
+      it('presets only settings that the micro reads', () => {
+        const names = micro.presets?.env?.map((env) => env.name) ?? []
+        expect(names.length).toBeGreaterThan(0)
+        const unknown = names.filter((setting) => !knownSettings[name]?.includes(setting))
+        expect(unknown).toEqual([])
+      })
+    },
+  )
 })

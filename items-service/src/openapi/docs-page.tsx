@@ -28,6 +28,12 @@ type Operation = {
 
 const methods = ['get', 'post', 'put', 'delete', 'patch'] as const
 
+/** Text whose `backticked` parts are code, as in the document's descriptions. */
+function Prose({ text }: { text: string | undefined }) {
+  const parts = (text ?? '').split('`')
+  return <>{parts.map((part, index) => (index % 2 === 1 ? <code>{part}</code> : part))}</>
+}
+
 /** A schema's name or short type, e.g. `Item`, `Item[]`, `string`. */
 function typeName(schema: Schema | undefined): string {
   if (!schema) return ''
@@ -51,7 +57,11 @@ function SchemaTable({ name, schema }: { name: string; schema: Schema }) {
   return (
     <section class="card" id={`schema-${name}`}>
       <h3>{name}</h3>
-      {schema.description && <p>{schema.description}</p>}
+      {schema.description && (
+        <p>
+          <Prose text={schema.description} />
+        </p>
+      )}
       {fields.length === 0 ? (
         <p>
           <code>{typeName(schema)}</code>
@@ -120,7 +130,9 @@ function OperationCard({
               <td>
                 <strong>{status}</strong>
               </td>
-              <td>{response.description}</td>
+              <td>
+                <Prose text={response.description} />
+              </td>
               <td>
                 <code>{typeName(Object.values(response.content ?? {})[0]?.schema)}</code>
               </td>
@@ -154,7 +166,11 @@ export function renderDocsPage(document: OpenAPIDocument): string {
           <h1>
             {document.info.title} <small>{document.info.version}</small>
           </h1>
-          {document.info.description && <p>{document.info.description}</p>}
+          {document.info.description && (
+            <p>
+              <Prose text={document.info.description} />
+            </p>
+          )}
           <p>
             Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI {document.openapi})
           </p>
