@@ -16,7 +16,7 @@ describe('the web app routes', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
     const html = await response.text()
     expect(html).toMatch(/^<!doctype html>/)
-    expect(html).toContain('<meta name="mail-service-url" content="https://mail.example/"/>')
+    expect(html).toContain('<meta name="mail-service-url" content="https://mail.example/" />')
     expect(html).toContain('<script type="module" src="/assets/app.js"></script>')
   })
 
