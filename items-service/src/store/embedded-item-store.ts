@@ -3,54 +3,61 @@ import { join } from 'node:path'
 import Datastore from '@seald-io/nedb'
 import type { Item, ItemFields, StoredItem } from '../items/item.schema.js'
 import { DuplicateIdError, type ItemStore } from './item-store.js'
-import { joinJsonArray } from './json-list.js'
+import { JsonListCache } from './json-list-cache.js'
 import { ObjectIdSequence } from './object-id.js'
+import { appendSynchronously } from './synchronous-append.js'
 
 type Document = StoredItem & Record<string, unknown>
 
 /**
  * The default store: an embedded document database (NeDB, MongoDB's query and update language)
- * in one append-only file under `dataDir`. A write resolves once the database has written it to
- * the file, so an acknowledged write survives the process being killed.
+ * in one append-only file under `dataDir`. A write resolves once it is in the file, so an
+ * acknowledged write survives the process being killed.
  *
- * This process is the file's only writer, so the store keeps every item's JSON bytes and the
- * list's bytes in memory and updates them on each write: a read serialises nothing, and a write
- * re-serialises only the item it changed.
+ * This process is the file's only writer, so the store keeps the list's JSON in memory and
+ * updates it on each write: a read serialises nothing, and a write serialises only the item it
+ * changed.
  */
 export class EmbeddedItemStore implements ItemStore {
   readonly #db: Datastore<Document>
+  readonly #stopAppending: () => void
   readonly #ids = new ObjectIdSequence()
-  /** Serialised items by `_id`, in insertion order. */
-  readonly #bytesByKey = new Map<string, Buffer>()
+  /** The list, keyed by `_id`. */
+  readonly #cache: JsonListCache
   /** `_id` by public `id`. */
   readonly #keyById = new Map<string, string>()
-  #list: Buffer | null = null
 
-  private constructor(db: Datastore<Document>) {
+  private constructor(db: Datastore<Document>, stopAppending: () => void) {
     this.#db = db
+    this.#stopAppending = stopAppending
+    // The database's own documents, read once and not kept: `_id` order is insertion order.
+    const documents = [...db.getAllData()].sort((a, b) => (a._id < b._id ? -1 : 1))
+    for (const { _id, id } of documents) {
+      this.#ids.observe(_id)
+      this.#keyById.set(id, _id)
+    }
+    this.#cache = new JsonListCache(
+      documents.map((document) => [document._id, JSON.stringify(document)]),
+    )
   }
 
   /** Opens (or creates) the store in `dataDir/<collection>.db`. */
   static async open(dataDir: string, collection = 'movies'): Promise<EmbeddedItemStore> {
     await mkdir(dataDir, { recursive: true })
-    const db = new Datastore<Document>({ filename: join(dataDir, `${collection}.db`) })
+    const filename = join(dataDir, `${collection}.db`)
+    const db = new Datastore<Document>({ filename })
     await db.loadDatabaseAsync()
     await db.ensureIndexAsync({ fieldName: 'id', unique: true })
-    const store = new EmbeddedItemStore(db)
-    const documents = (await db.findAsync({})) as Document[]
-    documents.sort((a, b) => (a._id < b._id ? -1 : 1))
-    for (const document of documents) store.#remember(document)
-    return store
+    return new EmbeddedItemStore(db, appendSynchronously(db, filename))
   }
 
   async list(): Promise<Uint8Array> {
-    this.#list ??= joinJsonArray(this.#bytesByKey.values())
-    return this.#list
+    return this.#cache.bytes()
   }
 
   async find(id: string): Promise<Uint8Array | null> {
     const key = this.#keyById.get(id)
-    return key === undefined ? null : (this.#bytesByKey.get(key) ?? null)
+    return key === undefined ? null : (this.#cache.get(key) ?? null)
   }
 
   async insert(item: Item): Promise<void> {
@@ -58,7 +65,8 @@ export class EmbeddedItemStore implements ItemStore {
     const document = await this.#write(item.id, () =>
       this.#db.insertAsync({ _id: this.#ids.next(), ...item } as Document),
     )
-    this.#remember(document)
+    this.#keyById.set(document.id, document._id)
+    this.#cache.append(document._id, serialise(document))
   }
 
   async update(id: string, fields: ItemFields): Promise<boolean> {
@@ -71,8 +79,10 @@ export class EmbeddedItemStore implements ItemStore {
       this.#db.updateAsync({ _id: key, id }, { $set: fields }, { returnUpdatedDocs: true }),
     )
     if (!affectedDocuments) return false
+    const document = affectedDocuments as Document
     this.#keyById.delete(id)
-    this.#remember(affectedDocuments as Document)
+    this.#keyById.set(document.id, key)
+    this.#cache.replace(key, serialise(document))
     return true
   }
 
@@ -81,22 +91,15 @@ export class EmbeddedItemStore implements ItemStore {
     if (key === undefined) return false
     if ((await this.#db.removeAsync({ _id: key, id }, {})) === 0) return false
     this.#keyById.delete(id)
-    this.#bytesByKey.delete(key)
-    this.#list = null
+    this.#cache.remove(key)
     return true
   }
 
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
+    this.#stopAppending()
     await this.#db.compactDatafileAsync()
-  }
-
-  #remember(document: Document): void {
-    this.#ids.observe(document._id)
-    this.#keyById.set(document.id, document._id)
-    this.#bytesByKey.set(document._id, Buffer.from(JSON.stringify(document)))
-    this.#list = null
   }
 
   /** Runs a write, turning the database's unique-index violation into a DuplicateIdError. */
@@ -110,4 +113,12 @@ export class EmbeddedItemStore implements ItemStore {
       throw error
     }
   }
+}
+
+function* serialisedOneByOne(documents: Document[]): Generator<[string, string]> {
+  for (const document of documents) yield [document._id, JSON.stringify(document)]
+}
+
+function serialise(document: Document): Buffer {
+  return Buffer.from(JSON.stringify(document))
 }

@@ -1,13 +1,14 @@
 import type { Settings } from '../env.js'
 import { EmbeddedItemStore } from './embedded-item-store.js'
 import type { ItemStore } from './item-store.js'
-import { MongoItemStore } from './mongo-item-store.js'
 
 /** The store the settings name: MongoDB when CONNECTION_URL is set, the embedded one otherwise. */
 export async function openItemStore(
   settings: Settings,
 ): Promise<{ store: ItemStore; description: string }> {
   if (settings.CONNECTION_URL) {
+    // Loaded only when used: the driver is a large share of start-up time otherwise.
+    const { MongoItemStore } = await import('./mongo-item-store.js')
     const store = await MongoItemStore.connect({
       url: settings.CONNECTION_URL,
       dbName: settings.DB_NAME,

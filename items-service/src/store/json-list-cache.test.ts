@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { JsonListCache } from './json-list-cache.js'
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value))
+const parsed = (cache: JsonListCache) => JSON.parse(cache.bytes().toString())
+const one = (cache: JsonListCache, key: string) => {
+  const bytes = cache.get(key)
+  return bytes === undefined ? undefined : JSON.parse(Buffer.from(bytes).toString())
+}
+
+describe('JsonListCache', () => {
+  it('starts as [] with no items', () => {
+    expect(new JsonListCache([]).bytes().toString()).toBe('[]')
+  })
+
+  it('serves the list and each item from the items it starts with, multi-byte text included', () => {
+    const cache = new JsonListCache([
+      ['a', JSON.stringify({ name: 'Amélie' })],
+      ['b', JSON.stringify({ name: '千と千尋' })],
+    ])
+    expect(parsed(cache)).toEqual([{ name: 'Amélie' }, { name: '千と千尋' }])
+    expect(one(cache, 'b')).toEqual({ name: '千と千尋' })
+    expect(cache.get('missing')).toBeUndefined()
+  })
+
+  it('appends items at the end', () => {
+    const cache = new JsonListCache([])
+    cache.append('a', json({ n: 1 }))
+    cache.append('b', json({ n: 2 }))
+    expect(parsed(cache)).toEqual([{ n: 1 }, { n: 2 }])
+    expect(one(cache, 'a')).toEqual({ n: 1 })
+  })
+
+  it('replaces an item in its place, and serves the new bytes before the list is rebuilt', () => {
+    const cache = new JsonListCache([
+      ['a', '{"n":1}'],
+      ['b', '{"n":2}'],
+      ['c', '{"n":3}'],
+    ])
+    cache.replace('b', json({ n: 'two, longer' }))
+    expect(one(cache, 'b')).toEqual({ n: 'two, longer' })
+    expect(parsed(cache)).toEqual([{ n: 1 }, { n: 'two, longer' }, { n: 3 }])
+    expect(one(cache, 'c')).toEqual({ n: 3 })
+  })
+
+  it('removes items, first and last included', () => {
+    const cache = new JsonListCache([
+      ['a', '{"n":1}'],
+      ['b', '{"n":2}'],
+      ['c', '{"n":3}'],
+    ])
+    cache.remove('a')
+    cache.remove('c')
+    expect(cache.get('a')).toBeUndefined()
+    expect(parsed(cache)).toEqual([{ n: 2 }])
+    cache.remove('b')
+    expect(cache.bytes().toString()).toBe('[]')
+  })
+
+  it('keeps insertion order across appends made while changes are pending', () => {
+    const cache = new JsonListCache([['a', '{"n":1}']])
+    cache.replace('a', json({ n: 10 }))
+    cache.append('b', json({ n: 2 }))
+    cache.remove('a')
+    cache.append('c', json({ n: 3 }))
+    expect(parsed(cache)).toEqual([{ n: 2 }, { n: 3 }])
+    expect(one(cache, 'c')).toEqual({ n: 3 })
+    cache.append('d', json({ n: 4 }))
+    expect(parsed(cache)).toEqual([{ n: 2 }, { n: 3 }, { n: 4 }])
+    expect(one(cache, 'b')).toEqual({ n: 2 })
+  })
+
+  it('does not change a list already handed out', () => {
+    const cache = new JsonListCache([['a', '{"n":1}']])
+    const before = cache.bytes()
+    cache.append('b', json({ n: 2 }))
+    cache.replace('a', json({ n: 0 }))
+    cache.bytes()
+    expect(before.toString()).toBe('[{"n":1}]')
+  })
+})

@@ -1,0 +1,107 @@
+/** Where an item's bytes sit in the list buffer. */
+type Span = { start: number; end: number }
+
+const open = Buffer.from('[')
+const comma = Buffer.from(',')
+const close = Buffer.from(']')
+
+/**
+ * A JSON array of serialised items kept as one buffer, with each item's place in it, so that
+ * the list and any one item are served without serialising or copying anything, and memory
+ * holds each item's bytes once. A new item is appended with one copy of the list; replaced and
+ * removed items are collected and the list is rebuilt, once, when it is next read.
+ */
+export class JsonListCache {
+  #list: Buffer = Buffer.from('[]')
+  /** Every item's span, in list order; a span of -1 is an item added since the last build. */
+  readonly #spans = new Map<string, Span>()
+  /** Items replaced (new bytes) or removed (null) since the list was last built. */
+  readonly #changed = new Map<string, Uint8Array | null>()
+
+  /**
+   * Starts from items serialised one at a time, in order, keyed by a stable key. Each item's
+   * text is written into the list as it comes and then dropped, so that loading many items
+   * leaves no large garbage behind.
+   */
+  constructor(items: Iterable<[key: string, json: string]>) {
+    let list = Buffer.allocUnsafe(64 * 1024)
+    let position = 1
+    for (const [key, json] of items) {
+      const room = json.length * 3 + 2
+      if (position + room > list.length) {
+        const larger = Buffer.allocUnsafe(Math.max(list.length * 2, position + room))
+        list.copy(larger, 0, 0, position)
+        list = larger
+      }
+      if (this.#spans.size > 0) position = list.writeUInt8(comma[0] as number, position)
+      const length = list.write(json, position)
+      this.#spans.set(key, { start: position, end: position + length })
+      position += length
+    }
+    list[0] = open[0] as number
+    list[position] = close[0] as number
+    this.#list = Buffer.from(list.subarray(0, position + 1))
+  }
+
+  /** One item's bytes, or undefined. */
+  get(key: string): Uint8Array | undefined {
+    const changed = this.#changed.get(key)
+    if (changed !== undefined) return changed ?? undefined
+    const span = this.#spans.get(key)
+    return span ? this.#list.subarray(span.start, span.end) : undefined
+  }
+
+  /** Adds an item at the end. */
+  append(key: string, json: Uint8Array): void {
+    if (this.#changed.size > 0) {
+      this.#spans.set(key, { start: -1, end: -1 })
+      this.#changed.set(key, json)
+      return
+    }
+    const empty = this.#spans.size === 0
+    const start = this.#list.length - 1 + (empty ? 0 : 1)
+    this.#list = Buffer.concat(
+      empty ? [open, json, close] : [this.#list.subarray(0, -1), comma, json, close],
+    )
+    this.#spans.set(key, { start, end: start + json.length })
+  }
+
+  /** Replaces an item's bytes, keeping its place. */
+  replace(key: string, json: Uint8Array): void {
+    if (this.#spans.has(key)) this.#changed.set(key, json)
+  }
+
+  remove(key: string): void {
+    if (this.#spans.has(key)) this.#changed.set(key, null)
+  }
+
+  /** The whole list as one JSON array. */
+  bytes(): Buffer {
+    if (this.#changed.size > 0) this.#rebuild()
+    return this.#list
+  }
+
+  #rebuild(): void {
+    const parts: Uint8Array[] = [open]
+    let position = 1
+    for (const [key, span] of this.#spans) {
+      const changed = this.#changed.get(key)
+      if (changed === null) {
+        this.#spans.delete(key)
+        continue
+      }
+      const json = changed ?? this.#list.subarray(span.start, span.end)
+      if (parts.length > 1) {
+        parts.push(comma)
+        position += 1
+      }
+      parts.push(json)
+      span.start = position
+      span.end = position + json.length
+      position = span.end
+    }
+    parts.push(close)
+    this.#list = Buffer.concat(parts, position + 1)
+    this.#changed.clear()
+  }
+}
