@@ -5,6 +5,7 @@ import { healthRoute } from './health.route.js'
 import { cors } from './http/cors.js'
 import { describeIssues } from './http/error-response.js'
 import { type RequestLogVariables, requestLog } from './http/request-log.js'
+import { type ResponseHeadersVariables, responseHeaders } from './http/response-headers.js'
 import { itemsApp } from './items/items.app.js'
 import { addOpenApiRoutes } from './openapi/openapi.routes.js'
 import { DuplicateIdError, type ItemStore, StoreUnavailableError } from './store/item-store.js'
@@ -25,7 +26,7 @@ export type AppOptions = {
   mailServiceUrl?: string
 }
 
-type AppEnv = { Variables: RequestLogVariables }
+type AppEnv = { Variables: RequestLogVariables & ResponseHeadersVariables }
 
 const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
   if (result.success) return
@@ -51,6 +52,7 @@ export function createApp({
   mailServiceUrl = 'http://localhost:4001',
 }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  app.use(responseHeaders())
   app.use(requestLog({ write: log }))
   app.use(cors({ origins: corsOrigins }))
 

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { addResponseHeader } from './response-headers.js'
 
 export type CorsOptions = {
   /** `['*']` for any origin, otherwise the exact origins allowed. */
@@ -10,9 +11,9 @@ export type CorsOptions = {
 }
 
 /**
- * CORS for browser apps: answers preflights itself and sets the allow headers on every
- * response through `c.header()` before the handler runs, which leaves the response untouched
- * for the node adapter's fast path (hono's own `cors()` reads `c.res`, which costs that path).
+ * CORS for browser apps: answers preflights itself and adds the allow headers to every
+ * response before the handler runs, leaving the response to the node adapter's fast path
+ * (hono's own `cors()` reads `c.res`, which takes it off that path).
  */
 export function cors({
   origins,
@@ -30,18 +31,18 @@ export function cors({
   return async function applyCors(c, next) {
     const origin = c.req.header('origin')
     const allowOrigin = anyOrigin ? '*' : origin && allowed.has(origin) ? origin : undefined
-    if (!anyOrigin) c.header('vary', 'Origin')
+    if (!anyOrigin) addResponseHeader(c, 'vary', 'Origin')
     if (allowOrigin) {
-      c.header('access-control-allow-origin', allowOrigin)
-      c.header('access-control-expose-headers', exposed)
+      addResponseHeader(c, 'access-control-allow-origin', allowOrigin)
+      addResponseHeader(c, 'access-control-expose-headers', exposed)
     }
     const isPreflight =
       c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined
     if (!isPreflight) return next()
     if (allowOrigin) {
-      c.header('access-control-allow-methods', methods)
-      c.header('access-control-allow-headers', headers)
-      c.header('access-control-max-age', String(maxAgeSeconds))
+      addResponseHeader(c, 'access-control-allow-methods', methods)
+      addResponseHeader(c, 'access-control-allow-headers', headers)
+      addResponseHeader(c, 'access-control-max-age', String(maxAgeSeconds))
     }
     return c.body(null, 204)
   }

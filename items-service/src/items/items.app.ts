@@ -42,8 +42,9 @@ export function itemsApp({ store, apiKey }: { store: ItemStore; apiKey?: string 
     .openapi(createItemRoute, async (c) => {
       const item = c.req.valid('json')
       await store.insert(item)
-      c.header('location', `/items/${encodeURIComponent(item.id)}`)
-      return jsonBytes<StoredItem[], 201>(c, await store.list(), 201)
+      return jsonBytes<StoredItem[], 201>(c, await store.list(), 201, {
+        location: `/items/${encodeURIComponent(item.id)}`,
+      })
     })
     .openapi(updateItemRoute, async (c) => {
       const { id } = c.req.valid('param')
