@@ -1,10 +1,15 @@
 import { type ServerType, serve } from '@hono/node-server'
 import { createApp } from './app.js'
+import { collectLoadGarbage } from './collect-load-garbage.js'
 import { parseEnv } from './env.js'
+import { batchedLines } from './http/batched-lines.js'
 import { openItemStore } from './store/open-item-store.js'
 import { loadWebAssets } from './web/load-web-assets.js'
 
-const log = (line: string) => process.stdout.write(`${line}\n`)
+// Request lines leave in one write per turn of the event loop, not one system call each.
+const output = batchedLines((text) => process.stdout.write(text))
+process.on('exit', output.flush)
+const log = (line: string) => output.write(`${line}\n`)
 
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
@@ -12,10 +17,12 @@ async function main(): Promise<void> {
     openItemStore(settings),
     settings.CONNECT_TIMEOUT_MS,
   )
+  collectLoadGarbage()
   const app = createApp({
     store,
     apiKey: settings.ITEMS_APIKEY,
     corsOrigins: settings.CORS_ORIGINS,
+    log: output.write,
     mailServiceUrl: settings.MAIL_SERVICE_URL,
     // The build puts the bundled web app beside this file.
     webAssets: await loadWebAssets(new URL('./web/', import.meta.url)),
