@@ -78,4 +78,36 @@ describe('JsonListCache', () => {
     cache.bytes()
     expect(before.toString()).toBe('[{"n":1}]')
   })
+
+  it('agrees with a plain ordered map over a long run of mixed changes', () => {
+    const model = new Map<string, unknown>()
+    const cache = new JsonListCache([])
+    let next = 0
+    let seed = 7
+    const random = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % below
+    }
+    for (let step = 0; step < 2000; step += 1) {
+      const keys = [...model.keys()]
+      const action = random(10)
+      if (action < 4 || keys.length === 0) {
+        const key = `k${next++}`
+        model.set(key, { n: next, text: 'é'.repeat(random(4)) })
+        cache.append(key, json(model.get(key)))
+      } else if (action < 7) {
+        const key = keys[random(keys.length)] as string
+        model.set(key, { n: -step })
+        cache.replace(key, json(model.get(key)))
+      } else {
+        const key = keys[random(keys.length)] as string
+        model.delete(key)
+        cache.remove(key)
+      }
+      if (random(5) === 0) expect(parsed(cache)).toEqual([...model.values()])
+      const probe = [...model.keys()][0]
+      if (probe) expect(one(cache, probe)).toEqual(model.get(probe))
+    }
+    expect(parsed(cache)).toEqual([...model.values()])
+  })
 })

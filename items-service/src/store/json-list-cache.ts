@@ -81,25 +81,44 @@ export class JsonListCache {
     return this.#list
   }
 
+  /**
+   * Builds the list anew from the old one and the changes. Unchanged items that stood next to
+   * each other are copied as one run, so the work grows with the number of changes and the
+   * bytes, not with the number of items.
+   */
   #rebuild(): void {
+    const old = this.#list
     const parts: Uint8Array[] = [open]
     let position = 1
+    let runFrom = -1
+    let runTo = -1
+    let count = 0
+    const endRun = () => {
+      if (runFrom >= 0) parts.push(old.subarray(runFrom, runTo))
+      runFrom = -1
+    }
     for (const [key, span] of this.#spans) {
       const changed = this.#changed.get(key)
       if (changed === null) {
         this.#spans.delete(key)
         continue
       }
-      const json = changed ?? this.#list.subarray(span.start, span.end)
-      if (parts.length > 1) {
-        parts.push(comma)
-        position += 1
+      const length = changed ? changed.length : span.end - span.start
+      if (changed === undefined && runFrom >= 0 && span.start === runTo + 1) {
+        runTo = span.end // the comma before it is copied with the run
+      } else {
+        endRun()
+        if (count > 0) parts.push(comma)
+        if (changed) parts.push(changed)
+        else [runFrom, runTo] = [span.start, span.end]
       }
-      parts.push(json)
+      if (count > 0) position += 1
       span.start = position
-      span.end = position + json.length
+      span.end = position + length
       position = span.end
+      count += 1
     }
+    endRun()
     parts.push(close)
     this.#list = Buffer.concat(parts, position + 1)
     this.#changed.clear()
