@@ -21,7 +21,9 @@ await Promise.all([
     // The MongoDB driver stays a package of its own (it loads optional native modules).
     external: ['mongodb'],
     // Bundled CommonJS (NeDB) requires Node's built-in modules.
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
     minify: true,
     sourcemap: true,
     logLevel: 'warning',

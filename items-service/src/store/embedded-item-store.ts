@@ -36,9 +36,7 @@ export class EmbeddedItemStore implements ItemStore {
       this.#ids.observe(_id)
       this.#keyById.set(id, _id)
     }
-    this.#cache = new JsonListCache(
-      documents.map((document) => [document._id, JSON.stringify(document)]),
-    )
+    this.#cache = new JsonListCache(serialisedOneByOne(documents))
   }
 
   /** Opens (or creates) the store in `dataDir/<collection>.db`. */
