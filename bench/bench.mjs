@@ -45,7 +45,8 @@ function parseOptions() {
   }
   const n = Math.round(number('n', quick ? 50 : 1000, 1))
   const seconds = number('seconds', quick ? 1 : 5, 0.2)
-  const writes = Math.round(number('writes', Math.max(n, 2 * connections), connections))
+  // Three writes per item, so that each write run lasts long enough to measure on a noisy machine.
+  const writes = Math.round(number('writes', Math.max(3 * n, 2 * connections), connections))
   return {
     n,
     seconds,
