@@ -3,6 +3,25 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises'
 import { build } from 'esbuild'
 
+/**
+ * zod re-exports every language of its error messages (`z.locales`); the service speaks English
+ * only, and the other languages were over half of what start-up had to compile.
+ */
+const englishZodMessagesOnly = {
+  name: 'english-zod-messages-only',
+  setup(builder) {
+    builder.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/zod/')
+        ? { path: 'zod-locales', namespace: 'zod-locales' }
+        : undefined,
+    )
+    builder.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js'",
+      resolveDir: process.cwd(),
+    }))
+  },
+}
+
 await rm('dist', { recursive: true, force: true })
 await mkdir('dist/web', { recursive: true })
 
@@ -25,6 +44,7 @@ await Promise.all([
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
     },
     minify: true,
+    plugins: [englishZodMessagesOnly],
     sourcemap: true,
     logLevel: 'warning',
   }),
