@@ -1,39 +1,21 @@
 /** @jsxImportSource hono/jsx/dom */
-import { useState } from 'hono/jsx/dom'
 import type { ItemsClient, StoredItem } from '../../client/items-client.js'
-import { describeFailure, describeNetworkError } from './api-error.js'
+import { useFormSubmit } from './use-form-submit.js'
 
 type Props = { client: ItemsClient; onChange: (items: StoredItem[]) => void }
 
 /** The "Add movie" form; shows the server's message when it refuses. */
 export function AddMovieForm({ client, onChange }: Props) {
-  const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
-
-  const submit = async (event: Event) => {
-    event.preventDefault()
-    const form = event.currentTarget as HTMLFormElement
-    const data = new FormData(form)
-    const field = (name: string) => String(data.get(name) ?? '').trim()
-    setBusy(true)
-    setError('')
-    try {
-      const response = await client.items.$post({
-        json: { id: field('id'), name: field('name'), genre: field('genre') },
-      })
-      if (response.status === 201) {
-        onChange(await response.json())
-        form.reset()
-        form.querySelector<HTMLInputElement>('input')?.focus()
-      } else {
-        setError(await describeFailure(response))
-      }
-    } catch (failure) {
-      setError(describeNetworkError(failure, 'items service'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { error, busy, submit } = useFormSubmit({
+    service: 'items service',
+    send: (field) =>
+      client.items.$post({ json: { id: field('id'), name: field('name'), genre: field('genre') } }),
+    onSuccess: async (response, form) => {
+      onChange((await response.json()) as StoredItem[])
+      form.reset()
+      form.querySelector<HTMLInputElement>('input')?.focus()
+    },
+  })
 
   return (
     <form class="card add-form" aria-label="Add movie" onSubmit={submit}>

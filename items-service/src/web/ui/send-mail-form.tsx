@@ -1,36 +1,24 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useState } from 'hono/jsx/dom'
-import { describeFailure, describeNetworkError } from './api-error.js'
+import { useFormSubmit } from './use-form-submit.js'
 
 type Sent = { id: string; message: string }
 
 /** The "Send mail" form: posts to the mail-service and shows the provider's id and message. */
 export function SendMailForm({ mailServiceUrl }: { mailServiceUrl: string }) {
   const [sent, setSent] = useState<Sent | null>(null)
-  const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
-
-  const submit = async (event: Event) => {
-    event.preventDefault()
-    const data = new FormData(event.currentTarget as HTMLFormElement)
-    const field = (name: string) => String(data.get(name) ?? '').trim()
-    setBusy(true)
-    setSent(null)
-    setError('')
-    try {
-      const response = await fetch(new URL('sendmail', withSlash(mailServiceUrl)), {
+  const { error, busy, submit } = useFormSubmit({
+    service: 'mail service',
+    send: (field) => {
+      setSent(null)
+      return fetch(new URL('sendmail', withSlash(mailServiceUrl)), {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-apikey': field('apikey') },
         body: JSON.stringify({ email: field('email'), name: field('name') }),
       })
-      if (response.status === 201) setSent((await response.json()) as Sent)
-      else setError(await describeFailure(response))
-    } catch (failure) {
-      setError(describeNetworkError(failure, 'mail service'))
-    } finally {
-      setBusy(false)
-    }
-  }
+    },
+    onSuccess: async (response) => setSent((await response.json()) as Sent),
+  })
 
   return (
     <form class="card mail-form" aria-label="Send mail" onSubmit={submit}>
