@@ -3,13 +3,15 @@
 //
 //   node bench/bench.mjs [--n 1000] [--seconds 5] [--rounds 2] [--writes N] [--big 100000]
 //                        [--out bench/RESULTS.md] [--quick]
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { dataDir, listed, median, prepare, startAll, timePut } from './fixtures.mjs'
 import { connections, load } from './load.mjs'
-import { movie, movies, writeDocuments, writeJsonServerDb, writeNedbDatafile } from './movies.mjs'
+import { movie, movies } from './movies.mjs'
+import { describeRun } from './notes.mjs'
 import { endpoints, report } from './report.mjs'
 import {
   closeConnections,
@@ -17,7 +19,6 @@ import {
   memoryMiB,
   send,
   startItemsService,
-  startJsonServer,
   startReference,
   stopAll,
   stopServer,
@@ -62,12 +63,6 @@ function parseOptions() {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
 async function main() {
   const options = parseOptions()
   const started = new Date()
@@ -105,75 +100,6 @@ async function main() {
     clearTimeout(deadline)
     await cleanup()
   }
-}
-
-/** Writes the files each server starts from, for `list`, under `dir/<n>/`. */
-async function prepare(work, list) {
-  const dir = join(work, `n${list.length}`)
-  await mkdir(dir, { recursive: true })
-  const files = {
-    dir,
-    documents: join(dir, 'documents.json'),
-    db: join(dir, 'db.json'),
-    datafile: join(dir, 'movies.db'),
-  }
-  await writeDocuments(files.documents, list)
-  await writeJsonServerDb(files.db, list)
-  await writeNedbDatafile(files.datafile, list)
-  return files
-}
-
-let fresh = 0
-/** A new DATA_DIR, holding a copy of `datafile` when given. */
-async function dataDir(work, datafile) {
-  const dir = join(work, `data-${++fresh}`)
-  await mkdir(dir, { recursive: true })
-  if (datafile) await copyFile(datafile, join(dir, 'movies.db'))
-  return dir
-}
-
-/** POSTs `list` to items-service through its API, a few at a time, each expecting 201. */
-async function postAll(server, list) {
-  let next = 0
-  const worker = async () => {
-    while (next < list.length) {
-      const item = list[next++]
-      const answer = await send(`${server.url}/items`, { method: 'POST', body: item })
-      if (answer.status !== 201) throw new Error(`POST ${item.id}: ${answer.status}`)
-    }
-  }
-  await Promise.all(Array.from({ length: 4 }, worker))
-}
-
-/** Starts the three servers on `list`; items-service on the datafile or loaded through POST. */
-async function startAll(work, files, list, { post }) {
-  const json = await startJsonServer(files.db, files.dir)
-  const bound = await startReference(files.documents)
-  const items = await startItemsService(await dataDir(work, post ? undefined : files.datafile))
-  if (post) await postAll(items, list)
-  return { items, bound, json }
-}
-
-/** How many items a server lists now. */
-async function listed(server) {
-  const answer = await send(`${server.url}/items`)
-  return JSON.parse(answer.text()).length
-}
-
-/** Median time of one PUT (sequential), after two untimed ones; and the answer's bytes. */
-async function timePut(server, id, tries) {
-  const times = []
-  let bytes = 0
-  for (let i = 0; i < tries + 2; i++) {
-    const answer = await send(`${server.url}/items/${id}`, {
-      method: 'PUT',
-      body: { rating: ((i % 90) + 10) / 10 },
-    })
-    if (answer.status !== 200) throw new Error(`${server.name} PUT ${id}: ${answer.status}`)
-    if (i >= 2) times.push(answer.ms)
-    bytes = answer.bytes
-  }
-  return { ms: median(times), bytes }
 }
 
 async function measure(options, work, say, started) {
@@ -315,20 +241,7 @@ async function measure(options, work, say, started) {
       say(`warning: ${['items-service', 'bound'][i]} exited with ${exit.signal ?? exit.code}`)
   }
 
-  const moves = [
-    `GET /items, GET /items/:id and PUT /items/:id: n stays at ${n} (PUT changes a field of an existing item, cycling through all ${n}).`,
-    `POST /items: ${warmupWrites} warm-up then ${writes} measured creations of new ids, so n grows from ${n} to ${n + warmupWrites} to ${n + warmupWrites + writes}.`,
-    `DELETE /items/:id: deletes exactly the items POST added, in order (${warmupWrites} warm-up, then ${writes} measured), so n falls from ${n + warmupWrites + writes} to ${n + writes} to ${n}; every server lists ${n} items again at the end (checked).`,
-    `GET /items at ${large}: a second start of all three servers holding ${large} movies.`,
-  ]
-  const loading = [
-    'items-service: `node items-service/dist/server.js` (the built bundle), with PORT=0 (a free port), HOST=127.0.0.1 and a fresh temporary DATA_DIR; every other setting at its default (embedded store, CORS `*`, request log, body limits, validation). Its stdout, one log line per request, is piped to the bench and drained.',
-    `items-service data: at n = ${n} the movies are POSTed through the API (4 at a time) after start; at n = ${large} and ${big} the NeDB datafile is written directly in NeDB's own format (one JSON document per line, increasing 24-hex \`_id\`s, then the unique index on \`id\`), because every POST answers the whole list and posting ${large} items would move gigabytes.`,
-    'bound: `bench/reference-server.mjs`, node:http; the list and every item kept as cached JSON bytes; a POST appends to the list bytes with one copy, a PUT or DELETE re-serialises only the item it touches and joins the cached items with one copy. No validation, no persistence, no logging.',
-    'json-server 0.17.4: its CLI on a `db.json` holding `{ "items": [...] }` with the same movies (no `_id`), logging on, started in an empty directory. It answers the created or replaced item on POST and PUT and `{}` on DELETE, not the list, and rewrites db.json on every write.',
-    'Every request of every run is valid: GET and PUT cycle through existing ids; POST uses new ids; DELETE removes the ids POST added. A non-2xx count above 0 means something is wrong.',
-    '"server CPU" is the server process\'s CPU time over the run\'s wall time (100% = one core), "autocannon CPU" the same for the bench process that generates the load, and "other processes CPU" what the rest of the machine used meanwhile (it is shared: a high figure means a noisy run). The machine\'s cores are shared by the server and the load generator.',
-  ]
+  const { moves, loading } = describeRun(options, large)
   return report({
     options,
     runs,
