@@ -10,40 +10,61 @@ export type CorsOptions = {
   maxAgeSeconds?: number
 }
 
+/** Which CORS headers an answer to a request from a given origin carries. */
+export type CorsPolicy = {
+  /** The headers every answer carries; true when `origin` may read it. */
+  addAnswerHeaders(origin: string | undefined, add: (name: string, value: string) => void): boolean
+  /** The headers a preflight's answer carries on top, for an allowed origin. */
+  addPreflightHeaders(add: (name: string, value: string) => void): void
+}
+
 /**
- * CORS for browser apps: answers preflights itself and adds the allow headers to every
- * response before the handler runs, leaving the response to the node adapter's fast path
- * (hono's own `cors()` reads `c.res`, which takes it off that path).
+ * The CORS rules for browser apps, apart from any one server: the `cors()` middleware and the
+ * direct answers of the Node entry (see `items.direct-reads.ts`) both apply them.
  */
-export function cors({
+export function corsPolicy({
   origins,
   allowMethods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
   allowHeaders = ['content-type', 'x-apikey', 'x-request-id'],
   exposeHeaders = ['location', 'x-request-id'],
   maxAgeSeconds = 600,
-}: CorsOptions): MiddlewareHandler {
+}: CorsOptions): CorsPolicy {
   const anyOrigin = origins.includes('*')
   const allowed = new Set(origins)
   const methods = allowMethods.join(', ')
   const headers = allowHeaders.join(', ')
   const exposed = exposeHeaders.join(', ')
+  return {
+    addAnswerHeaders(origin, add) {
+      const allowOrigin = anyOrigin ? '*' : origin && allowed.has(origin) ? origin : undefined
+      if (!anyOrigin) add('vary', 'Origin')
+      if (!allowOrigin) return false
+      add('access-control-allow-origin', allowOrigin)
+      add('access-control-expose-headers', exposed)
+      return true
+    },
+    addPreflightHeaders(add) {
+      add('access-control-allow-methods', methods)
+      add('access-control-allow-headers', headers)
+      add('access-control-max-age', String(maxAgeSeconds))
+    },
+  }
+}
 
+/**
+ * CORS for browser apps: answers preflights itself and adds the allow headers to every
+ * response before the handler runs, leaving the response to the node adapter's fast path
+ * (hono's own `cors()` reads `c.res`, which takes it off that path).
+ */
+export function cors(options: CorsOptions): MiddlewareHandler {
+  const policy = corsPolicy(options)
   return async function applyCors(c, next) {
-    const origin = c.req.header('origin')
-    const allowOrigin = anyOrigin ? '*' : origin && allowed.has(origin) ? origin : undefined
-    if (!anyOrigin) addResponseHeader(c, 'vary', 'Origin')
-    if (allowOrigin) {
-      addResponseHeader(c, 'access-control-allow-origin', allowOrigin)
-      addResponseHeader(c, 'access-control-expose-headers', exposed)
-    }
+    const add = (name: string, value: string) => addResponseHeader(c, name, value)
+    const allowed = policy.addAnswerHeaders(c.req.header('origin'), add)
     const isPreflight =
       c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined
     if (!isPreflight) return next()
-    if (allowOrigin) {
-      addResponseHeader(c, 'access-control-allow-methods', methods)
-      addResponseHeader(c, 'access-control-allow-headers', headers)
-      addResponseHeader(c, 'access-control-max-age', String(maxAgeSeconds))
-    }
+    if (allowed) policy.addPreflightHeaders(add)
     return c.body(null, 204)
   }
 }
