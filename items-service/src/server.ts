@@ -1,8 +1,11 @@
-import { type ServerType, serve } from '@hono/node-server'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
 import { createApp } from './app.js'
 import { collectLoadGarbage } from './collect-load-garbage.js'
 import { parseEnv } from './env.js'
 import { batchedLines } from './http/batched-lines.js'
+import { withDirectReads } from './items/items.direct-reads.js'
 import { openItemStore } from './store/open-item-store.js'
 import { loadWebAssets } from './web/load-web-assets.js'
 
@@ -13,7 +16,7 @@ const log = (line: string) => output.write(`${line}\n`)
 
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
-  const { store, description } = await withDeadline(
+  const { store, description, memoryReads } = await withDeadline(
     openItemStore(settings),
     settings.CONNECT_TIMEOUT_MS,
   )
@@ -27,16 +30,24 @@ async function main(): Promise<void> {
     // The build puts the bundled web app beside this file.
     webAssets: await loadWebAssets(new URL('./web/', import.meta.url)),
   })
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const server = serve(
-      { fetch: app.fetch, port: settings.PORT, hostname: settings.HOST },
-      (info) => {
-        log(`items-service listening on http://${info.address}:${info.port} (${description})`)
-        resolve(server)
-      },
-    )
+  // The host stands in for a missing Host header, as `serve()` of the node adapter does.
+  const appListener = getRequestListener(app.fetch, { hostname: settings.HOST })
+  const listener = memoryReads
+    ? withDirectReads(appListener, {
+        reads: memoryReads,
+        corsOrigins: settings.CORS_ORIGINS,
+        log: output.write,
+      })
+    : appListener
+  const server = await new Promise<Server>((resolve, reject) => {
+    const server = createServer(listener)
     // A taken port is a start failure like any other, not an unhandled 'error' event.
     server.once('error', reject)
+    server.listen(settings.PORT, settings.HOST, () => {
+      const { address, port } = server.address() as AddressInfo
+      log(`items-service listening on http://${address}:${port} (${description})`)
+      resolve(server)
+    })
   })
 
   let stopping = false
@@ -46,9 +57,7 @@ async function main(): Promise<void> {
     log(`${signal}: finishing requests in flight, then closing`)
     // Idle keep-alive connections would hold close() open, and so would those that go idle
     // after finishing a request in flight: close them as they become idle.
-    const closeIdle = () => {
-      if ('closeIdleConnections' in server) server.closeIdleConnections()
-    }
+    const closeIdle = () => server.closeIdleConnections()
     const sweep = setInterval(closeIdle, 100)
     server.close(async () => {
       clearInterval(sweep)

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import Datastore from '@seald-io/nedb'
 import type { Item, ItemFields, StoredItem } from '../items/item.schema.js'
-import { DuplicateIdError, type ItemStore } from './item-store.js'
+import { DuplicateIdError, type ItemStore, type MemoryReads } from './item-store.js'
 import { JsonListCache } from './json-list-cache.js'
 import { ObjectIdSequence } from './object-id.js'
 import { appendSynchronously } from './synchronous-append.js'
@@ -18,7 +18,7 @@ type Document = StoredItem & Record<string, unknown>
  * updates it on each write: a read serialises nothing, and a write serialises only the item it
  * changed.
  */
-export class EmbeddedItemStore implements ItemStore {
+export class EmbeddedItemStore implements ItemStore, MemoryReads {
   readonly #db: Datastore<Document>
   readonly #stopAppending: () => void
   readonly #ids = new ObjectIdSequence()
@@ -50,10 +50,18 @@ export class EmbeddedItemStore implements ItemStore {
   }
 
   async list(): Promise<Uint8Array> {
-    return this.#cache.bytes()
+    return this.listNow()
   }
 
   async find(id: string): Promise<Uint8Array | null> {
+    return this.findNow(id)
+  }
+
+  listNow(): Uint8Array {
+    return this.#cache.bytes()
+  }
+
+  findNow(id: string): Uint8Array | null {
     const key = this.#keyById.get(id)
     return key === undefined ? null : (this.#cache.get(key) ?? null)
   }

@@ -1,11 +1,16 @@
 import type { Settings } from '../env.js'
 import { EmbeddedItemStore } from './embedded-item-store.js'
-import type { ItemStore } from './item-store.js'
+import type { ItemStore, MemoryReads } from './item-store.js'
+
+export type OpenedItemStore = {
+  store: ItemStore
+  description: string
+  /** Set when the store answers reads from memory (the embedded one); MongoDB's cannot. */
+  memoryReads?: MemoryReads
+}
 
 /** The store the settings name: MongoDB when CONNECTION_URL is set, the embedded one otherwise. */
-export async function openItemStore(
-  settings: Settings,
-): Promise<{ store: ItemStore; description: string }> {
+export async function openItemStore(settings: Settings): Promise<OpenedItemStore> {
   if (settings.CONNECTION_URL) {
     // Loaded only when used: the driver is a large share of start-up time otherwise.
     const { MongoItemStore } = await import('./mongo-item-store.js')
@@ -18,5 +23,5 @@ export async function openItemStore(
     return { store, description: `MongoDB ${settings.DB_NAME}.${settings.COLLECTION_NAME}` }
   }
   const store = await EmbeddedItemStore.open(settings.DATA_DIR, settings.COLLECTION_NAME)
-  return { store, description: `embedded store in ${settings.DATA_DIR}` }
+  return { store, description: `embedded store in ${settings.DATA_DIR}`, memoryReads: store }
 }
