@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { getRequestListener } from '@hono/node-server'
-import { createApp } from './app.js'
+import type { AppOptions } from './app.js'
 import { collectLoadGarbage } from './collect-load-garbage.js'
 import { parseEnv } from './env.js'
 import { batchedLines } from './http/batched-lines.js'
+import { loadedOnFirstUse } from './http/loaded-on-first-use.js'
 import { withDirectReads } from './items/items.direct-reads.js'
 import { openItemStore } from './store/open-item-store.js'
 import { loadWebAssets } from './web/load-web-assets.js'
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     settings.CONNECT_TIMEOUT_MS,
   )
   collectLoadGarbage()
-  const app = createApp({
+  const appOptions: AppOptions = {
     store,
     apiKey: settings.ITEMS_APIKEY,
     corsOrigins: settings.CORS_ORIGINS,
@@ -29,9 +29,17 @@ async function main(): Promise<void> {
     mailServiceUrl: settings.MAIL_SERVICE_URL,
     // The build puts the bundled web app beside this file.
     webAssets: await loadWebAssets(new URL('./web/', import.meta.url)),
-  })
-  // The host stands in for a missing Host header, as `serve()` of the node adapter does.
-  const appListener = getRequestListener(app.fetch, { hostname: settings.HOST })
+  }
+  const loadApp = async () =>
+    (await import('./app-listener.js')).createAppListener(appOptions, settings.HOST)
+  // With reads answered from memory, the app loads on the first request that needs it: it is
+  // about half of what start-up would compile, and the polled reads need none of it.
+  const appListener = memoryReads
+    ? loadedOnFirstUse(loadApp, (error) => {
+        process.stderr.write(`items-service failed to load its routes: ${error}\n`)
+        process.exit(1)
+      })
+    : await loadApp()
   const listener = memoryReads
     ? withDirectReads(appListener, {
         reads: memoryReads,
