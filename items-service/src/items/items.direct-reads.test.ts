@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type IncomingHttpHeaders, type RequestListener, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getRequestListener } from '@hono/node-server'
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../app.js'
 import { EmbeddedItemStore } from '../store/embedded-item-store.js'
 import { movies } from '../test-support/test-app.js'
+import type { Item } from './item.schema.js'
 import { withDirectReads } from './items.direct-reads.js'
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: string }
@@ -82,28 +83,35 @@ function loggedSince(server: Server, from: number, answer: Answer) {
   })
 }
 
+/**
+ * For the enclosing suite: a store in a fresh directory holding `items`, served twice, by the
+ * app alone and by the app behind the direct reads.
+ */
+function useServers(items: Item[], corsOrigins = ['*']) {
+  let dir: string
+  let store: EmbeddedItemStore
+  let viaApp: Server
+  let direct: Server
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'items-direct-'))
+    store = await EmbeddedItemStore.open(dir)
+    for (const item of items) await store.insert(item)
+    viaApp = new Server(store, corsOrigins, false)
+    direct = new Server(store, corsOrigins, true)
+    await Promise.all([viaApp.listen(), direct.listen()])
+  })
+  afterAll(async () => {
+    await Promise.all([viaApp.close(), direct.close()])
+    await store.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+  return { viaApp: () => viaApp, direct: () => direct }
+}
+
 describe.each([{ corsOrigins: ['*'] }, { corsOrigins: ['https://app.example'] }])(
   'direct reads with CORS_ORIGINS $corsOrigins',
   ({ corsOrigins }) => {
-    let dir: string
-    let store: EmbeddedItemStore
-    let viaApp: Server
-    let direct: Server
-
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'items-direct-'))
-      store = await EmbeddedItemStore.open(dir)
-      for (const movie of [movies.shawshank, movies.godfather]) await store.insert(movie)
-      viaApp = new Server(store, corsOrigins, false)
-      direct = new Server(store, corsOrigins, true)
-      await Promise.all([viaApp.listen(), direct.listen()])
-    })
-
-    afterAll(async () => {
-      await Promise.all([viaApp.close(), direct.close()])
-      await store.close()
-      await rm(dir, { recursive: true, force: true })
-    })
+    const servers = useServers([movies.shawshank, movies.godfather], corsOrigins)
 
     const fromApp = 'left to the app'
     const answered = 'answered directly'
@@ -131,6 +139,7 @@ describe.each([{ corsOrigins: ['*'] }, { corsOrigins: ['https://app.example'] }]
       [fromApp, { method: 'DELETE', path: '/items/tt0111161' }],
       [fromApp, { path: '/items', headers: { host: 'example.com:99999' } }],
     ])('%s: %j gets the same answer and log line as from the app alone', async (kind, sent) => {
+      const [viaApp, direct] = [servers.viaApp(), servers.direct()]
       const [appCallsBefore, appLines, directLines] = [
         direct.appCalls,
         viaApp.lines.length,
@@ -146,30 +155,42 @@ describe.each([{ corsOrigins: ['*'] }, { corsOrigins: ['https://app.example'] }]
   },
 )
 
+describe('direct reads on a pipelined connection', () => {
+  const servers = useServers([movies.shawshank])
+
+  it('answer in request order when the app answers the request before', async () => {
+    const { port } = new URL(servers.direct().url)
+    const requests = ['/items/nope', '/items/tt0111161', '/healthz', '/items']
+    const raw = requests.map((path) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
+    const received = await new Promise<string>((resolve, reject) => {
+      let text = ''
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `${raw.join('')}GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        ),
+      )
+      socket
+        .on('data', (chunk) => (text += chunk))
+        .on('end', () => resolve(text))
+        .on('error', reject)
+    })
+    const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1])
+    expect(statuses).toEqual(['404', '200', '200', '200', '404'])
+    expect(received.indexOf('"status":"ok"')).toBeLessThan(received.indexOf('[{'))
+    // The two reads of an existing item were answered directly, between answers of the app.
+    expect(servers.direct().appCalls).toBe(3)
+  })
+})
+
 describe('direct reads after writes', () => {
-  let dir: string
-  let store: EmbeddedItemStore
-  let server: Server
+  const servers = useServers([])
   const write = (method: string, path: string, body?: unknown) =>
-    fetch(`${server.url}${path}`, {
+    fetch(`${servers.direct().url}${path}`, {
       method,
       headers: { 'content-type': 'application/json', 'x-apikey': 'key' },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-  const list = async () => JSON.parse((await server.send({ path: '/items' })).body)
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'items-direct-'))
-    store = await EmbeddedItemStore.open(dir)
-    server = new Server(store, ['*'], true)
-    await server.listen()
-  })
-
-  afterAll(async () => {
-    await server.close()
-    await store.close()
-    await rm(dir, { recursive: true, force: true })
-  })
+  const list = async () => JSON.parse((await servers.direct().send({ path: '/items' })).body)
 
   it('answer what the last write answered, and a refused write changes nothing', async () => {
     let lastAnswered: unknown = []
@@ -187,7 +208,7 @@ describe('direct reads after writes', () => {
       if (status < 300) lastAnswered = await answer.json()
       expect(await list()).toEqual(lastAnswered)
     }
-    const one = await server.send({ path: '/items/tt0111161' })
+    const one = await servers.direct().send({ path: '/items/tt0111161' })
     expect(JSON.parse(one.body)).toMatchObject({ id: 'tt0111161', name: 'Renamed' })
   })
 })
