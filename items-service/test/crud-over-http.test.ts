@@ -94,6 +94,22 @@ describe('the built service over HTTP', () => {
     expect((await call('/healthz')).status).toBe(200)
   })
 
+  it('takes a body of exactly 64 KiB with Content-Length and answers 413 to one byte more', async () => {
+    const ofSize = (id: string, bytes: number) => {
+      const item = JSON.stringify({ id, name: 'edge', genre: 'g', pad: '' })
+      return item.replace('"pad":""', `"pad":"${'x'.repeat(bytes - item.length)}"`)
+    }
+    const post = (body: string) => call('/items', { method: 'POST', headers: json, body })
+    const atLimit = await post(ofSize('edge-64k', 64 * 1024))
+    expect(atLimit.status).toBe(201)
+    const over = await post(ofSize('edge-64k-1', 64 * 1024 + 1))
+    expect(over.status).toBe(413)
+    expect(await over.json()).toEqual({ error: expect.stringContaining('larger') })
+    const ids = ((await (await call('/items')).json()) as { id: string }[]).map(({ id }) => id)
+    expect(ids).toContain('edge-64k')
+    expect(ids).not.toContain('edge-64k-1')
+  })
+
   it('writes one log line per request with its id, and never the key', async () => {
     const response = await call('/healthz')
     const requestId = response.headers.get('x-request-id') as string

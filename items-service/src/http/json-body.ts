@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 
 const jsonContentType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
@@ -27,9 +27,18 @@ const parseJsonObject: MiddlewareHandler = async (c, next) => {
  * not an object. The parsed body stays cached for the validators that follow.
  */
 export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler[] {
-  const limit = bodyLimit({
-    maxSize: maxBytes,
-    onError: (c) => c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413),
-  })
+  const tooLarge = (c: Context) =>
+    c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413)
+  const countWhileStreaming = bodyLimit({ maxSize: maxBytes, onError: tooLarge })
+  // A declared length is checked from the header alone. hono's bodyLimit reads the request's
+  // `body` first, which makes the node adapter build a whole web Request and stream the body
+  // through it, instead of reading it straight from the socket: half the CPU of a small PUT.
+  const limit: MiddlewareHandler = async (c, next) => {
+    const declared = c.req.header('content-length')
+    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) {
+      return countWhileStreaming(c, next)
+    }
+    return Number(declared) > maxBytes ? tooLarge(c) : next()
+  }
   return [requireJsonContentType, limit, parseJsonObject]
 }
