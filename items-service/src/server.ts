@@ -34,19 +34,15 @@ async function main(): Promise<void> {
     (await import('./app-listener.js')).createAppListener(appOptions, settings.HOST)
   // With reads answered from memory, the app loads on the first request that needs it: it is
   // about half of what start-up would compile, and the polled reads need none of it.
-  const appListener = memoryReads
-    ? loadedOnFirstUse(loadApp, (error) => {
-        process.stderr.write(`items-service failed to load its routes: ${error}\n`)
-        process.exit(1)
-      })
-    : await loadApp()
   const listener = memoryReads
-    ? withDirectReads(appListener, {
-        reads: memoryReads,
-        corsOrigins: settings.CORS_ORIGINS,
-        log: output.write,
-      })
-    : appListener
+    ? withDirectReads(
+        loadedOnFirstUse(loadApp, (error) => {
+          process.stderr.write(`items-service failed to load its routes: ${error}\n`)
+          process.exit(1)
+        }),
+        { reads: memoryReads, corsOrigins: settings.CORS_ORIGINS, log: output.write },
+      )
+    : await loadApp()
   const server = await new Promise<Server>((resolve, reject) => {
     const server = createServer(listener)
     // A taken port is a start failure like any other, not an unhandled 'error' event.

@@ -38,12 +38,12 @@ export function withDirectReads(
   const cors = corsPolicy({ origins: corsOrigins })
 
   function readFor(request: IncomingMessage): Uint8Array | null {
+    if (request.method !== 'GET') return null
     const url = request.url ?? ''
-    if (request.method !== 'GET' || !hasPlainHost(request)) return null
-    if (url === '/items') return reads.listNow()
+    if (url === '/items') return hasPlainHost(request) ? reads.listNow() : null
     if (!url.startsWith('/items/')) return null
     const id = url.slice('/items/'.length)
-    return plainId.test(id) ? reads.findNow(id) : null
+    return plainId.test(id) && hasPlainHost(request) ? reads.findNow(id) : null
   }
 
   return function answerDirectly(request, response) {

@@ -27,19 +27,12 @@ export type RunningServer = {
 
 /** Starts the built Node entry on a free port (PORT=0) and waits for its banner. */
 export async function runServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: packageDir,
-    env: { ...baseEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk) => (output += chunk))
-  child.stderr?.on('data', (chunk) => (output += chunk))
+  const { child, output } = spawnEntry(env)
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 10 s:\n${output}`)), 10_000)
+    const timer = setTimeout(() => reject(new Error(`no banner within 10 s:\n${output()}`)), 10_000)
     const look = () => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())
       if (match?.[1]) {
         clearTimeout(timer)
         resolve(match[1])
@@ -48,16 +41,22 @@ export async function runServer(env: Record<string, string>): Promise<RunningSer
     child.stdout?.on('data', look)
     exited.then((code) => {
       clearTimeout(timer)
-      reject(new Error(`exited with ${code} before listening:\n${output}`))
+      reject(new Error(`exited with ${code} before listening:\n${output()}`))
     })
   })
-  return { url, child, output: () => output, exited }
+  return { url, child, output, exited }
 }
 
 /** Runs the built Node entry expecting it to stop on its own; resolves with code and output. */
 export function runToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
+  const { child, output } = spawnEntry(env)
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output: output() })))
+}
+
+/** Spawns the built Node entry, collecting its stdout and stderr as one text. */
+function spawnEntry(env: Record<string, string>) {
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: packageDir,
     env: { ...baseEnv(), ...env },
@@ -66,5 +65,5 @@ export function runToExit(
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })))
+  return { child, output: () => output }
 }
