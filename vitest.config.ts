@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    projects: ['items-service', 'mail-service', 'test'],
+    projects: ['packages/embedded-store', 'items-service', 'mail-service', 'test'],
   },
 })

@@ -37,8 +37,8 @@ await Promise.all([
     target: 'node20',
     format: 'esm',
     // Dependencies are bundled too: resolving and loading hundreds of files made start-up slow.
-    // The MongoDB driver stays a package of its own (it loads optional native modules).
-    external: ['mongodb'],
+    // The MongoDB driver and LMDB stay packages of their own (they load native modules).
+    external: ['mongodb', 'lmdb'],
     // Bundled CommonJS (NeDB) requires Node's built-in modules.
     banner: {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",

@@ -8,7 +8,12 @@ import { type RequestLogVariables, requestLog } from './http/request-log.js'
 import { type ResponseHeadersVariables, responseHeaders } from './http/response-headers.js'
 import { itemsApp } from './items/items.app.js'
 import { addOpenApiRoutes } from './openapi/openapi.routes.js'
-import { DuplicateIdError, type ItemStore, StoreUnavailableError } from './store/item-store.js'
+import {
+  DuplicateIdError,
+  type ItemStore,
+  StoreFullError,
+  StoreUnavailableError,
+} from './store/item-store.js'
 import { webRoutes } from './web/web.routes.js'
 import type { WebAssets } from './web/web-assets.js'
 
@@ -60,8 +65,9 @@ export function createApp({
     try {
       await store.ping()
       return c.json({ status: 'ok' as const }, 200)
-    } catch {
-      return c.json({ error: 'database unavailable' }, 503)
+    } catch (error) {
+      const full = error instanceof StoreFullError
+      return c.json({ error: full ? error.message : 'database unavailable' }, 503)
     }
   })
   const routes = app.route('/', itemsApp({ store, apiKey }))
@@ -72,6 +78,7 @@ export function createApp({
   app.onError((error, c) => {
     if (error instanceof DuplicateIdError) return c.json({ error: error.message }, 409)
     if (error instanceof StoreUnavailableError) return c.json({ error: error.message }, 503)
+    if (error instanceof StoreFullError) return c.json({ error: error.message }, 507)
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ error: error.message || 'bad request' }, error.status)
     }

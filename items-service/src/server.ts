@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AppOptions } from './app.js'
-import { collectLoadGarbage } from './collect-load-garbage.js'
 import { parseEnv } from './env.js'
 import { batchedLines } from './http/batched-lines.js'
 import { loadedOnFirstUse } from './http/loaded-on-first-use.js'
@@ -16,11 +15,11 @@ const log = (line: string) => output.write(`${line}\n`)
 
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
-  const { store, description, memoryReads } = await withDeadline(
+  const { store, description, memoryReads, notices } = await withDeadline(
     openItemStore(settings),
     settings.CONNECT_TIMEOUT_MS,
   )
-  collectLoadGarbage()
+  for (const notice of notices) log(`items-service: ${notice}`)
   const appOptions: AppOptions = {
     store,
     apiKey: settings.ITEMS_APIKEY,

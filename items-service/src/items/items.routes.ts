@@ -17,6 +17,7 @@ const badBody = errorResponse('Body is not JSON, not an object, or fails validat
 const unauthorized = errorResponse('`x-apikey` is missing or wrong while ITEMS_APIKEY is set')
 const notFound = errorResponse('No item has that id')
 const unavailable = errorResponse('The database did not answer')
+const noSpace = errorResponse('The disk is full; nothing of the write was stored')
 /** Writes need `x-apikey` only when ITEMS_APIKEY is set, hence the empty alternative. */
 const writeSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, {}]
 
@@ -59,6 +60,7 @@ export const createItemRoute = createRoute({
     413: errorResponse('Body larger than 64 KiB'),
     415: errorResponse('Content-Type is not application/json'),
     503: unavailable,
+    507: noSpace,
   },
 })
 
@@ -80,6 +82,7 @@ export const updateItemRoute = createRoute({
     413: errorResponse('Body larger than 64 KiB'),
     415: errorResponse('Content-Type is not application/json'),
     503: unavailable,
+    507: noSpace,
   },
 })
 
@@ -95,5 +98,6 @@ export const deleteItemRoute = createRoute({
     401: unauthorized,
     404: notFound,
     503: unavailable,
+    507: noSpace,
   },
 })

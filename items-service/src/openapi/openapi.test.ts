@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../app.js'
-import { StoreUnavailableError } from '../store/item-store.js'
+import { StoreFullError, StoreUnavailableError } from '../store/item-store.js'
 import { failingStore } from '../test-support/failing-store.js'
 import { movies, TestApp } from '../test-support/test-app.js'
 
@@ -75,6 +75,8 @@ const unavailable = [
   'delete /items/{id}',
 ]
 
+const writes = ['post /items', 'put /items/{id}', 'delete /items/{id}']
+
 describe('GET /openapi.json', () => {
   let app: TestApp
   let document: Document
@@ -138,10 +140,27 @@ describe('GET /openapi.json', () => {
     }
   })
 
+  it('documents 507 on every write, as the app answers it when the disk is full', async () => {
+    const full = createApp({ store: failingStore(() => new StoreFullError()), log: () => {} })
+    for (const operation of writes) {
+      const [method = '', path = ''] = operation.split(' ')
+      const response = await full.request(path.replace('{id}', 'tt0068646'), {
+        method: method.toUpperCase(),
+        headers: json,
+        body: method === 'delete' ? undefined : shawshank,
+      })
+      expect(response.status, operation).toBe(507)
+      expect(await response.json()).toEqual({ error: 'no space left to store the write' })
+      const documentedWrite = documented().find((entry) => entry.name === operation)
+      expect(documentedWrite?.operation.responses).toHaveProperty('507')
+    }
+  })
+
   it('documents no status the app never answers', () => {
     const answered = new Set([
       ...cases.map(({ operation, status }) => `${operation} ${status}`),
       ...unavailable.map((operation) => `${operation} 503`),
+      ...writes.map((operation) => `${operation} 507`),
     ])
     const listed = documented().flatMap(({ name, operation }) =>
       Object.keys(operation.responses).map((status) => `${name} ${status}`),

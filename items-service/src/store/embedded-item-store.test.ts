@@ -1,6 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DataDirInUseError, StoreDamagedError } from '@movies-and-mail/embedded-store'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StoredItem } from '../items/item.schema.js'
 import { EmbeddedItemStore } from './embedded-item-store.js'
@@ -58,23 +59,30 @@ describe('EmbeddedItemStore on disk', () => {
     await second.close()
   })
 
-  it('has written an acknowledged write to its file before it resolves', async () => {
-    const writer = await EmbeddedItemStore.open(dir)
-    await writer.insert(movie(1))
-    await writer.insert(movie(2))
-    await writer.update('tt1', { name: 'Renamed' })
-    await writer.remove('tt2')
-    // A second store reads only the file: what the first one acknowledged must be there.
-    const reader = await EmbeddedItemStore.open(dir)
-    expect(await list(reader)).toEqual(await list(writer))
-    await reader.close()
+  it('refuses a second store on the same directory while the first is open', async () => {
+    const first = await EmbeddedItemStore.open(dir)
+    await expect(EmbeddedItemStore.open(dir)).rejects.toThrow(DataDirInUseError)
+    await expect(EmbeddedItemStore.open(dir)).rejects.toThrow(`pid ${process.pid}`)
+    await first.close()
+    const second = await EmbeddedItemStore.open(dir)
+    await second.close()
   })
 
-  it('keeps separate collections in separate files', async () => {
+  it('refuses to start on a file that is not its store, naming it, and leaves it alone', async () => {
+    const file = join(dir, 'items-service.mdb')
+    const garbage = Buffer.alloc(64 * 1024, 'not a database ')
+    await writeFile(file, garbage)
+    await expect(EmbeddedItemStore.open(dir)).rejects.toThrow(StoreDamagedError)
+    await expect(EmbeddedItemStore.open(dir)).rejects.toThrow(file)
+    expect(await readFile(file)).toEqual(garbage)
+  })
+
+  it('keeps separate collections apart', async () => {
     const movies = await EmbeddedItemStore.open(dir, 'movies')
-    const other = await EmbeddedItemStore.open(dir, 'other')
     await movies.insert(movie(1))
+    await movies.close()
+    const other = await EmbeddedItemStore.open(dir, 'other')
     expect(await list(other)).toEqual([])
-    await Promise.all([movies.close(), other.close()])
+    await other.close()
   })
 })

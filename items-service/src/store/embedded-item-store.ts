@@ -1,52 +1,74 @@
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import Datastore from '@seald-io/nedb'
-import type { Item, ItemFields, StoredItem } from '../items/item.schema.js'
-import { DuplicateIdError, type ItemStore, type MemoryReads } from './item-store.js'
+import {
+  EmbeddedEnv,
+  NoSpaceError,
+  StorageWriteError,
+  StoreDamagedError,
+} from '@movies-and-mail/embedded-store'
+import type { Database } from 'lmdb'
+import type { Item, ItemFields } from '../items/item.schema.js'
+import {
+  DuplicateIdError,
+  type ItemStore,
+  type MemoryReads,
+  StoreFullError,
+  StoreUnavailableError,
+} from './item-store.js'
 import { JsonListCache } from './json-list-cache.js'
+import { importNedbOnce } from './nedb-import.js'
 import { ObjectIdSequence } from './object-id.js'
-import { appendSynchronously } from './synchronous-append.js'
 
-type Document = StoredItem & Record<string, unknown>
+const utf8 = new TextDecoder()
+
+/** What a write stores, and what it changes in memory once it is durable. */
+type WritePlan = { bytes: number; writes: () => void; apply: () => void }
 
 /**
- * The default store: an embedded document database (NeDB, MongoDB's query and update language)
- * in one append-only file under `dataDir`. A write resolves once it is in the file, so an
- * acknowledged write survives the process being killed.
+ * The default store: LMDB under `dataDir` (see `@movies-and-mail/embedded-store`), one item a
+ * record keyed by `_id` (sortable, so key order is insertion order), and an index from `id` to
+ * `_id`. A write resolves once its transaction is committed and synced.
  *
- * This process is the file's only writer, so the store keeps the list's JSON in memory and
- * updates it on each write: a read serialises nothing, and a write serialises only the item it
- * changed.
+ * This process owns the directory, so the store also keeps the list's JSON in memory, updated
+ * when a write is durable: a read serialises nothing, a write serialises only its item. Writes
+ * that touch the same `id` run one after another; the others share the engine's transactions.
  */
 export class EmbeddedItemStore implements ItemStore, MemoryReads {
-  readonly #db: Datastore<Document>
-  readonly #stopAppending: () => void
+  /** What opening the store did that its user should hear of (an import, a skipped line). */
+  readonly notices: string[]
+  readonly #env: EmbeddedEnv
+  readonly #items: Database<Uint8Array, string>
+  readonly #keys: Database<string, string>
   readonly #ids = new ObjectIdSequence()
-  /** The list, keyed by `_id`. */
   readonly #cache: JsonListCache
-  /** `_id` by public `id`. */
+  /** `_id` by public `id`, as durable. */
   readonly #keyById = new Map<string, string>()
+  /** The write in flight for each `id` it touches. */
+  readonly #busy = new Map<string, Promise<unknown>>()
+  #lastWriteFailed = false
 
-  private constructor(db: Datastore<Document>, stopAppending: () => void) {
-    this.#db = db
-    this.#stopAppending = stopAppending
-    // The database's own documents, read once and not kept: `_id` order is insertion order.
-    const documents = [...db.getAllData()].sort((a, b) => (a._id < b._id ? -1 : 1))
-    for (const { _id, id } of documents) {
-      this.#ids.observe(_id)
-      this.#keyById.set(id, _id)
+  private constructor(env: EmbeddedEnv, collection: string, notices: string[]) {
+    this.#env = env
+    this.notices = notices
+    this.#items = env.database(collection)
+    this.#keys = env.database<string>(`${collection}.ids`, 'string')
+    this.#cache = new JsonListCache(this.#checkedItems())
+    for (const { key: id, value: key } of this.#keys.getRange()) {
+      if (this.#cache.get(key) === undefined) this.#damaged(`id '${id}' names no item`)
+      this.#keyById.set(id, key)
     }
-    this.#cache = new JsonListCache(serialisedOneByOne(documents))
+    if (this.#keyById.size !== this.#items.getCount()) this.#damaged('items without an id')
   }
 
-  /** Opens (or creates) the store in `dataDir/<collection>.db`. */
+  /** Opens (or creates) the store for `collection` in `dataDir`. */
   static async open(dataDir: string, collection = 'movies'): Promise<EmbeddedItemStore> {
-    await mkdir(dataDir, { recursive: true })
-    const filename = join(dataDir, `${collection}.db`)
-    const db = new Datastore<Document>({ filename })
-    await db.loadDatabaseAsync()
-    await db.ensureIndexAsync({ fieldName: 'id', unique: true })
-    return new EmbeddedItemStore(db, appendSynchronously(db, filename))
+    const env = await EmbeddedEnv.open(dataDir, 'items-service')
+    try {
+      const notices = await importNedbOnce(env, collection, join(dataDir, `${collection}.db`))
+      return new EmbeddedItemStore(env, collection, notices)
+    } catch (error) {
+      await env.close()
+      throw error
+    }
   }
 
   async list(): Promise<Uint8Array> {
@@ -67,64 +89,130 @@ export class EmbeddedItemStore implements ItemStore, MemoryReads {
   }
 
   async insert(item: Item): Promise<void> {
-    if (this.#keyById.has(item.id)) throw new DuplicateIdError(item.id)
-    const document = await this.#write(item.id, () =>
-      this.#db.insertAsync({ _id: this.#ids.next(), ...item } as Document),
-    )
-    this.#keyById.set(document.id, document._id)
-    this.#cache.append(document._id, serialise(document))
+    await this.#write([item.id], () => {
+      if (this.#keyById.has(item.id)) throw new DuplicateIdError(item.id)
+      const key = this.#ids.next()
+      const json = Buffer.from(JSON.stringify({ _id: key, ...item }))
+      return {
+        bytes: json.length,
+        writes: () => {
+          this.#items.put(key, json)
+          this.#keys.put(item.id, key)
+        },
+        apply: () => {
+          this.#keyById.set(item.id, key)
+          this.#cache.append(key, json)
+        },
+      }
+    })
   }
 
   async update(id: string, fields: ItemFields): Promise<boolean> {
-    const key = this.#keyById.get(id)
-    if (key === undefined) return false
     const newId = fields.id ?? id
-    if (newId !== id && this.#keyById.has(newId)) throw new DuplicateIdError(newId)
-    // Matching `id` too: a write queued before ours may have renamed or removed the item.
-    const { affectedDocuments } = await this.#write(newId, () =>
-      this.#db.updateAsync({ _id: key, id }, { $set: fields }, { returnUpdatedDocs: true }),
-    )
-    if (!affectedDocuments) return false
-    const document = affectedDocuments as Document
-    this.#keyById.delete(id)
-    this.#keyById.set(document.id, key)
-    this.#cache.replace(key, serialise(document))
-    return true
+    return this.#write([id, newId], () => {
+      const key = this.#keyById.get(id)
+      const current = key === undefined ? undefined : this.#cache.get(key)
+      if (key === undefined || current === undefined) return null
+      if (newId !== id && this.#keyById.has(newId)) throw new DuplicateIdError(newId)
+      const json = Buffer.from(JSON.stringify({ ...JSON.parse(utf8.decode(current)), ...fields }))
+      return {
+        bytes: json.length,
+        writes: () => {
+          this.#items.put(key, json)
+          if (newId === id) return
+          this.#keys.remove(id)
+          this.#keys.put(newId, key)
+        },
+        apply: () => {
+          this.#cache.replace(key, json)
+          this.#keyById.delete(id)
+          this.#keyById.set(newId, key)
+        },
+      }
+    })
   }
 
   async remove(id: string): Promise<boolean> {
-    const key = this.#keyById.get(id)
-    if (key === undefined) return false
-    if ((await this.#db.removeAsync({ _id: key, id }, {})) === 0) return false
-    this.#keyById.delete(id)
-    this.#cache.remove(key)
-    return true
+    return this.#write([id], () => {
+      const key = this.#keyById.get(id)
+      if (key === undefined) return null
+      return {
+        bytes: 0,
+        writes: () => {
+          this.#items.remove(key)
+          this.#keys.remove(id)
+        },
+        apply: () => {
+          this.#keyById.delete(id)
+          this.#cache.remove(key)
+        },
+      }
+    })
   }
 
-  async ping(): Promise<void> {}
+  /** Resolves while writes succeed; after a failed one, only once a probe write succeeds. */
+  async ping(): Promise<void> {
+    if (!this.#lastWriteFailed) return
+    const probes = this.#env.database<string>('health', 'string')
+    await this.#commit({
+      bytes: 32,
+      writes: () => probes.put('last-probe', new Date().toISOString()),
+      apply: () => {},
+    })
+  }
 
   async close(): Promise<void> {
-    this.#stopAppending()
-    await this.#db.compactDatafileAsync()
+    await Promise.allSettled(this.#busy.values())
+    await this.#env.close()
   }
 
-  /** Runs a write, turning the database's unique-index violation into a DuplicateIdError. */
-  async #write<T>(id: string, write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one write once no other write touching `ids` is in flight: `plan` decides on the durable
+   * state (null: nothing to do), the engine commits, and memory follows. @returns false for null
+   */
+  async #write(ids: string[], plan: () => WritePlan | null): Promise<boolean> {
+    while (ids.some((id) => this.#busy.has(id))) {
+      await Promise.allSettled(ids.map((id) => this.#busy.get(id)))
+    }
+    const decided = plan()
+    if (decided === null) return false
+    const done = this.#commit(decided)
+    for (const id of ids) this.#busy.set(id, done)
     try {
-      return await write()
-    } catch (error) {
-      if ((error as { errorType?: string }).errorType === 'uniqueViolated') {
-        throw new DuplicateIdError(id)
-      }
-      throw error
+      await done
+      return true
+    } finally {
+      for (const id of ids) if (this.#busy.get(id) === done) this.#busy.delete(id)
     }
   }
-}
 
-function* serialisedOneByOne(documents: Document[]): Generator<[string, string]> {
-  for (const document of documents) yield [document._id, JSON.stringify(document)]
-}
+  async #commit({ bytes, writes, apply }: WritePlan): Promise<void> {
+    try {
+      await this.#env.commit(bytes, writes)
+    } catch (error) {
+      this.#lastWriteFailed = true
+      if (error instanceof NoSpaceError) throw new StoreFullError({ cause: error })
+      if (error instanceof StorageWriteError) throw new StoreUnavailableError({ cause: error })
+      throw error
+    }
+    this.#lastWriteFailed = false
+    apply()
+  }
 
-function serialise(document: Document): Buffer {
-  return Buffer.from(JSON.stringify(document))
+  /** Every stored item in `_id` order, each checked to be a JSON object, as the cache loads. */
+  *#checkedItems(): Generator<[string, Uint8Array]> {
+    let last = ''
+    for (const { key, value } of this.#items.getRange()) {
+      if (value[0] !== 0x7b || value[value.length - 1] !== 0x7d) {
+        this.#damaged(`item ${key} is not a JSON object`)
+      }
+      last = key
+      yield [key, value]
+    }
+    this.#ids.observe(last)
+  }
+
+  #damaged(reason: string): never {
+    throw new StoreDamagedError(this.#env.file, reason)
+  }
 }

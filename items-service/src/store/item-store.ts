@@ -49,3 +49,11 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError'
   }
 }
+
+/** The disk has no room for the write; nothing of it was stored. */
+export class StoreFullError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('no space left to store the write', options)
+    this.name = 'StoreFullError'
+  }
+}

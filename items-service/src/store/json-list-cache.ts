@@ -20,21 +20,21 @@ export class JsonListCache {
 
   /**
    * Starts from items serialised one at a time, in order, keyed by a stable key. Each item's
-   * text is written into the list as it comes and then dropped, so that loading many items
-   * leaves no large garbage behind.
+   * JSON is copied into the list as it comes and then dropped, so that loading many items
+   * leaves no large garbage behind (and a buffer the caller reuses may be passed).
    */
-  constructor(items: Iterable<[key: string, json: string]>) {
+  constructor(items: Iterable<[key: string, json: string | Uint8Array]>) {
     let list = Buffer.allocUnsafe(64 * 1024)
     let position = 1
     for (const [key, json] of items) {
-      const room = json.length * 3 + 2
+      const room = (typeof json === 'string' ? json.length * 3 : json.byteLength) + 2
       if (position + room > list.length) {
         const larger = Buffer.allocUnsafe(Math.max(list.length * 2, position + room))
         list.copy(larger, 0, 0, position)
         list = larger
       }
       if (this.#spans.size > 0) position = list.writeUInt8(comma[0] as number, position)
-      const length = list.write(json, position)
+      const length = writeAt(list, json, position)
       this.#spans.set(key, { start: position, end: position + length })
       position += length
     }
@@ -123,4 +123,11 @@ export class JsonListCache {
     this.#list = Buffer.concat(parts, position + 1)
     this.#changed.clear()
   }
+}
+
+/** Writes `json` into `list` at `position`; returns how many bytes it took. */
+function writeAt(list: Buffer, json: string | Uint8Array, position: number): number {
+  if (typeof json === 'string') return list.write(json, position)
+  list.set(json, position)
+  return json.byteLength
 }

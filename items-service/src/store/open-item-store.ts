@@ -7,6 +7,8 @@ export type OpenedItemStore = {
   description: string
   /** Set when the store answers reads from memory (the embedded one); MongoDB's cannot. */
   memoryReads?: MemoryReads
+  /** What opening the store did that the start-up log should say. */
+  notices: string[]
 }
 
 /** The store the settings name: MongoDB when CONNECTION_URL is set, the embedded one otherwise. */
@@ -20,8 +22,10 @@ export async function openItemStore(settings: Settings): Promise<OpenedItemStore
       collectionName: settings.COLLECTION_NAME,
       timeoutMs: settings.CONNECT_TIMEOUT_MS,
     })
-    return { store, description: `MongoDB ${settings.DB_NAME}.${settings.COLLECTION_NAME}` }
+    const description = `MongoDB ${settings.DB_NAME}.${settings.COLLECTION_NAME}`
+    return { store, description, notices: [] }
   }
   const store = await EmbeddedItemStore.open(settings.DATA_DIR, settings.COLLECTION_NAME)
-  return { store, description: `embedded store in ${settings.DATA_DIR}`, memoryReads: store }
+  const description = `embedded store in ${settings.DATA_DIR}`
+  return { store, description, memoryReads: store, notices: store.notices }
 }

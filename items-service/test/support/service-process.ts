@@ -58,6 +58,10 @@ export class ServiceProcess {
     return Object.assign(service, { exit: await service.exited })
   }
 
+  get pid(): number | undefined {
+    return this.#child.pid
+  }
+
   get alive(): boolean {
     return this.#child.exitCode === null && this.#child.signalCode === null
   }

@@ -1,0 +1,161 @@
+import { closeSync, openSync } from 'node:fs'
+import { mkdir, stat, unlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type Database, open, type RootDatabase } from 'lmdb'
+import { checkMetaPages } from './check-meta-pages.js'
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js'
+import { DiskReserve } from './disk-reserve.js'
+import { readThroughInChild } from './read-through-in-child.js'
+import { ignoreRejectedCommitEchoes } from './rejected-commit-echoes.js'
+import { NoSpaceError, StorageWriteError, StoreDamagedError } from './storage-errors.js'
+
+type EngineStats = { pageSize: number; lastPageNumber: number }
+
+/**
+ * One service's embedded store under DATA_DIR: an LMDB environment in `<service>.mdb`, owned by
+ * this process alone (`<service>.lock`), where every commit is synced to the disk before it
+ * resolves and has its room on the disk held before it starts.
+ * @example
+ * const env = await EmbeddedEnv.open('.data', 'items-service')
+ * const movies = env.database('movies')
+ * await env.commit(bytes.length, () => movies.put(key, bytes))
+ */
+export class EmbeddedEnv {
+  readonly file: string
+  readonly #root: RootDatabase
+  readonly #lock: DataDirLock
+  readonly #reserveFd: number
+  readonly #reserve: DiskReserve
+
+  private constructor(
+    readonly dataDir: string,
+    readonly service: string,
+    root: RootDatabase,
+    lock: DataDirLock,
+  ) {
+    this.file = join(dataDir, `${service}.mdb`)
+    this.#root = root
+    this.#lock = lock
+    this.#reserveFd = openSync(this.file, 'r+')
+    const { pageSize } = this.#stats()
+    this.#reserve = new DiskReserve(
+      this.#reserveFd,
+      pageSize,
+      () => (this.#stats().lastPageNumber + 1) * pageSize,
+    )
+  }
+
+  /**
+   * Takes `dataDir` for `service` (DataDirInUseError when another process has it) and opens its
+   * store. @throws StoreDamagedError naming the file when the engine cannot read it as it is
+   */
+  static async open(dataDir: string, service: string): Promise<EmbeddedEnv> {
+    await mkdir(dataDir, { recursive: true })
+    const lock = await lockDataDir(dataDir, service)
+    const file = join(dataDir, `${service}.mdb`)
+    let root: RootDatabase | undefined
+    try {
+      await checkMetaPages(file)
+      // The engine's commits never leave a damaged page behind, even when the process dies;
+      // damage comes from outside (a failing disk, a hand edit, a copy taken mid-write), so the
+      // whole store is read through first unless the last process to hold it closed it.
+      if (!(await takeCleanCloseMark(dataDir, service))) await readThroughInChild(file)
+      root = open({
+        path: file,
+        maxDbs: 16,
+        // The commit waits for its sync, so a resolved write survives a power loss, not only a
+        // crash of the process (with overlapping sync it would resolve before).
+        overlappingSync: false,
+      })
+      await checkSize(file, root)
+      ignoreRejectedCommitEchoes()
+      return new EmbeddedEnv(dataDir, service, root, lock)
+    } catch (error) {
+      await root?.close().catch(() => {})
+      await lock.release()
+      const message = (error as Error).message
+      // The engine's own refusals (not an LMDB file, a wrong version, a corrupt page) say MDB_.
+      if (error instanceof StoreDamagedError || !/MDB_/.test(message)) throw error
+      throw new StoreDamagedError(file, message, { cause: error })
+    }
+  }
+
+  /** A named database of this store; values are the bytes or strings given. */
+  database<V extends Uint8Array | string = Uint8Array>(
+    name: string,
+    encoding: 'binary' | 'string' = 'binary',
+  ): Database<V, string> {
+    return this.#root.openDB<V, string>(name, { encoding })
+  }
+
+  /**
+   * Runs `writes` (puts and removes, synchronously) as one transaction and resolves once it is
+   * committed and synced. Nothing of a write that fails remains.
+   * @param valueBytes the bytes the writes store, to hold room for them first
+   * @throws NoSpaceError | StorageWriteError
+   */
+  async commit(valueBytes: number, writes: () => void): Promise<void> {
+    const release = this.#reserve.claim(valueBytes)
+    try {
+      await this.#root.batch(writes)
+    } catch (error) {
+      throw await describeFailedCommit(error)
+    } finally {
+      release()
+    }
+  }
+
+  /** Closes the engine, then gives up the directory. */
+  async close(): Promise<void> {
+    await this.#root.close()
+    closeSync(this.#reserveFd)
+    await writeFile(cleanCloseMark(this.dataDir, this.service), '')
+    await this.#lock.release()
+  }
+
+  #stats(): EngineStats {
+    return this.#root.getStats() as EngineStats
+  }
+}
+
+/** A file shorter than the pages its last commit uses would fault on the first read of them. */
+async function checkSize(file: string, root: RootDatabase): Promise<void> {
+  const { pageSize, lastPageNumber } = root.getStats() as EngineStats
+  const { size } = await stat(file)
+  if (size < (lastPageNumber + 1) * pageSize) {
+    throw new StoreDamagedError(
+      file,
+      `cut short: ${size} bytes of ${(lastPageNumber + 1) * pageSize}`,
+    )
+  }
+}
+
+/** lmdb rejects a failed commit with a generic error; the system's error comes separately. */
+async function describeFailedCommit(error: unknown): Promise<Error> {
+  const detail = (error as { commitError?: Promise<unknown> }).commitError
+  let cause: unknown = error
+  if (detail)
+    cause = await detail.then(
+      () => error,
+      (reason: unknown) => reason,
+    )
+  const code = (cause as { code?: unknown }).code
+  // lmdb reports the system's errno as a number: 28 is ENOSPC, 122 EDQUOT.
+  if (code === 28 || code === 122 || code === 'ENOSPC') return new NoSpaceError({ cause })
+  return new StorageWriteError({ cause })
+}
+
+/** A file that says the store's last holder closed it, and no process has opened it since. */
+function cleanCloseMark(dataDir: string, service: string): string {
+  return join(dataDir, `${service}.closed`)
+}
+
+/** Removes the mark before the store is opened; whether it was there. */
+async function takeCleanCloseMark(dataDir: string, service: string): Promise<boolean> {
+  try {
+    await unlink(cleanCloseMark(dataDir, service))
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,9 @@
+export {
+  DataDirInUseError,
+  type DataDirLock,
+  type LockOwner,
+  lockDataDir,
+} from './data-dir-lock.js'
+export { EmbeddedEnv } from './embedded-env.js'
+export { type NedbDatafile, type NedbDocument, readNedbDatafile } from './nedb-datafile.js'
+export { NoSpaceError, StorageWriteError, StoreDamagedError } from './storage-errors.js'
