@@ -205,7 +205,7 @@ async function measure(options, work, say, started) {
       for (const key of ['items', 'bound']) {
         const server =
           key === 'items'
-            ? await startItemsService(await dataDir(work, files.datafile))
+            ? await startItemsService(await dataDir(work, files.store))
             : await startReference(files.documents)
         const answer = await send(`${server.url}/items`)
         if (answer.status !== 200) throw new Error(`${server.name} GET /items: ${answer.status}`)
@@ -224,7 +224,7 @@ async function measure(options, work, say, started) {
 
   // Memory and one PUT with `big` items.
   say(`starting items-service and the bound with ${big} movies`)
-  const items = await startItemsService(await dataDir(work, filesBig.datafile))
+  const items = await startItemsService(await dataDir(work, filesBig.store))
   const bound = await startReference(filesBig.documents)
   const memory = { n: big }
   for (const [key, server] of [

@@ -2,7 +2,7 @@
 import { copyFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeDocuments, writeJsonServerDb, writeNedbDatafile } from './movies.mjs'
-import { send, startItemsService, startJsonServer, startReference } from './servers.mjs'
+import { send, startItemsService, startJsonServer, startReference, stopServer } from './servers.mjs'
 
 export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -23,15 +23,33 @@ export async function prepare(work, list) {
   await writeDocuments(files.documents, list)
   await writeJsonServerDb(files.db, list)
   await writeNedbDatafile(files.datafile, list)
+  files.store = await storeOf(join(dir, 'store'), files.datafile)
   return files
 }
 
+/**
+ * An embedded store holding what `datafile` holds: items-service imports a datafile of the
+ * earlier releases on its first start, and a stop closes the store cleanly, as it is after any
+ * ordinary stop. Each server then starts from a copy of it.
+ */
+async function storeOf(dir, datafile) {
+  await mkdir(dir, { recursive: true })
+  await copyFile(datafile, join(dir, 'movies.db'))
+  const { code } = await stopServer(await startItemsService(dir))
+  if (code !== 0) throw new Error(`items-service stopped with ${code} after importing ${datafile}`)
+  return dir
+}
+
+const storeFiles = ['items-service.mdb', 'items-service.closed']
+
 let fresh = 0
-/** A new DATA_DIR, holding a copy of `datafile` when given. */
-export async function dataDir(work, datafile) {
+/** A new DATA_DIR, holding a copy of the store in `storeDir` when given. */
+export async function dataDir(work, storeDir) {
   const dir = join(work, `data-${++fresh}`)
   await mkdir(dir, { recursive: true })
-  if (datafile) await copyFile(datafile, join(dir, 'movies.db'))
+  if (storeDir) {
+    for (const file of storeFiles) await copyFile(join(storeDir, file), join(dir, file))
+  }
   return dir
 }
 
@@ -52,7 +70,7 @@ async function postAll(server, list) {
 export async function startAll(work, files, list, { post }) {
   const json = await startJsonServer(files.db, files.dir)
   const bound = await startReference(files.documents)
-  const items = await startItemsService(await dataDir(work, post ? undefined : files.datafile))
+  const items = await startItemsService(await dataDir(work, post ? undefined : files.store))
   if (post) await postAll(items, list)
   return { items, bound, json }
 }
