@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { healthRoute } from './health.route.js'
 import { cors } from './http/cors.js'
 import { describeIssues } from './http/error-response.js'
+import { redactText } from './http/redact.js'
 import { type RequestLogVariables, requestLog } from './http/request-log.js'
 import { type ResponseHeadersVariables, responseHeaders } from './http/response-headers.js'
 import { itemsApp } from './items/items.app.js'
@@ -82,7 +83,9 @@ export function createApp({
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ error: error.message || 'bad request' }, error.status)
     }
-    log(`${new Date().toISOString()} ${c.get('requestId')} error ${error.stack ?? error}\n`)
+    // A driver's message may quote a connection string: its password must not reach the log.
+    const what = redactText(error.stack ?? String(error))
+    log(`${new Date().toISOString()} ${c.get('requestId')} error ${what}\n`)
     return c.json({ error: 'internal error' }, 500)
   })
   return routes

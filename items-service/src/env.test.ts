@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseEnv, settingNames } from './env.js'
+import { parseEnv, secretValues, settingNames } from './env.js'
 
 const defaults = {
   PORT: 4000,
@@ -11,6 +11,7 @@ const defaults = {
   ITEMS_APIKEY: undefined,
   CORS_ORIGINS: ['*'],
   CONNECT_TIMEOUT_MS: 10_000,
+  SHUTDOWN_TIMEOUT_MS: 10_000,
   MAIL_SERVICE_URL: 'http://localhost:4001',
 }
 
@@ -30,6 +31,7 @@ describe('parseEnv', () => {
       ITEMS_APIKEY: 'k3y',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       CONNECT_TIMEOUT_MS: '1500',
+      SHUTDOWN_TIMEOUT_MS: '2500',
       MAIL_SERVICE_URL: 'https://mail.example',
     })
     expect(settings).toStrictEqual({
@@ -42,6 +44,7 @@ describe('parseEnv', () => {
       ITEMS_APIKEY: 'k3y',
       CORS_ORIGINS: ['https://a.example', 'https://b.example'],
       CONNECT_TIMEOUT_MS: 1500,
+      SHUTDOWN_TIMEOUT_MS: 2500,
       MAIL_SERVICE_URL: 'https://mail.example',
     })
   })
@@ -70,6 +73,8 @@ describe('parseEnv', () => {
     ['CONNECTION_URL', 'localhost:27017'],
     ['CONNECT_TIMEOUT_MS', '0'],
     ['CONNECT_TIMEOUT_MS', 'soon'],
+    ['SHUTDOWN_TIMEOUT_MS', '0'],
+    ['SHUTDOWN_TIMEOUT_MS', '1.5'],
     ['CORS_ORIGINS', ' , '],
     ['MAIL_SERVICE_URL', 'not a url'],
   ])('refuses %s=%s with a message naming the setting and its value', (name, value) => {
@@ -94,6 +99,29 @@ describe('parseEnv', () => {
     }
   })
 
+  it('shows a bad URL with its password redacted, keeping user and host for the reader', () => {
+    const message = errorOf({ CONNECTION_URL: 'postgres://user:pw@host/db' })
+    expect(message).toContain('CONNECTION_URL="postgres://user:***@host/db"')
+    expect(message).not.toContain('pw')
+  })
+
+  it('redacts a password wherever a URL lands by mistake', () => {
+    const message = errorOf({ MAIL_SERVICE_URL: 'ftp://mailer:hunter2@mail.example' })
+    expect(message).toContain('MAIL_SERVICE_URL="ftp://mailer:***@mail.example"')
+    expect(message).not.toContain('hunter2')
+  })
+
+  it('lists the secrets of an environment, for redacting what libraries print', () => {
+    expect(
+      secretValues({
+        CONNECTION_URL: 'mongodb://ada:p%40ss@db.example/',
+        ITEMS_APIKEY: ' k3y ',
+        PATH: 'https://not:mine@x',
+      }),
+    ).toEqual(['p%40ss', 'p@ss', 'k3y'])
+    expect(secretValues({})).toEqual([])
+  })
+
   it('names every bad setting at once', () => {
     expect(() => parseEnv({ PORT: 'abc', CONNECT_TIMEOUT_MS: '-5' })).toThrow(
       /PORT="abc".*\n.*CONNECT_TIMEOUT_MS="-5"/,
@@ -104,3 +132,12 @@ describe('parseEnv', () => {
     expect([...settingNames].sort()).toEqual(Object.keys(defaults).sort())
   })
 })
+
+function errorOf(raw: Record<string, string>): string {
+  try {
+    parseEnv(raw)
+  } catch (error) {
+    return String(error)
+  }
+  throw new Error('parseEnv accepted the settings')
+}

@@ -2,6 +2,7 @@
 // leaving the full zod's chained API to the routes takes 15-30 ms off start-up here.
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
+import { secretsOfEnv, shownValue } from './http/redact.js'
 
 // The full zod sets its English messages itself; this form leaves that to its user.
 z.config(en())
@@ -41,6 +42,7 @@ const settingsSchema = z.object({
       .check(z.refine((origins) => origins.length > 0, 'must be * or a comma list of origins')),
   ),
   CONNECT_TIMEOUT_MS: z._default(positiveMs, 10_000),
+  SHUTDOWN_TIMEOUT_MS: z._default(positiveMs, 10_000),
   // An absolute URL, or a path on the page's own origin (a space serves the mail micro at /mail).
   MAIL_SERVICE_URL: z._default(
     z.string().check(
@@ -59,11 +61,23 @@ export const settingNames = Object.keys(settingsSchema.shape) as readonly string
 
 export type Settings = z.infer<typeof settingsSchema>
 
+/** Settings whose whole value is a secret: an error names them but never shows the value. */
+const keySettings: ReadonlySet<string> = new Set(['ITEMS_APIKEY'])
+
+/**
+ * The secrets an environment holds, keys and the passwords in URLs, for redacting messages
+ * that libraries write (such as a driver's error at start), whether or not the settings parse.
+ */
+export function secretValues(raw: Record<string, string | undefined>): string[] {
+  return secretsOfEnv(raw, settingNames, keySettings)
+}
+
 /**
  * Reads the settings once from an environment-like record.
  * Empty or blank strings count as unset, so `FOO=` in a shell falls back to the default
  * (and a stray `PORT=' '` does not become port 0).
- * @throws Error naming every bad setting, for a readable start-up failure.
+ * @throws Error naming every bad setting, for a readable start-up failure; a URL's password
+ *   and a key's value never appear in it.
  */
 export function parseEnv(raw: Record<string, string | undefined>): Settings {
   const present = Object.fromEntries(
@@ -71,9 +85,10 @@ export function parseEnv(raw: Record<string, string | undefined>): Settings {
   )
   const result = settingsSchema.safeParse(present)
   if (result.success) return result.data
-  const lines = result.error.issues.map(
-    (issue) =>
-      `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
-  )
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0])
+    const value = shownValue(present[name], keySettings.has(name))
+    return `  ${issue.path.join('.')}${value}: ${issue.message}`
+  })
   throw new Error(`invalid settings:\n${lines.join('\n')}`)
 }

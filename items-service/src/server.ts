@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AppOptions } from './app.js'
-import { parseEnv } from './env.js'
+import { parseEnv, secretValues } from './env.js'
 import { batchedLines } from './http/batched-lines.js'
+import { closeServer } from './http/close-server.js'
 import { loadedOnFirstUse } from './http/loaded-on-first-use.js'
+import { redactText } from './http/redact.js'
 import { withDirectReads } from './items/items.direct-reads.js'
 import { openItemStore } from './store/open-item-store.js'
 import { loadWebAssets } from './web/load-web-assets.js'
@@ -13,12 +15,17 @@ const output = batchedLines((text) => process.stdout.write(text))
 process.on('exit', output.flush)
 const log = (line: string) => output.write(`${line}\n`)
 
+/** While the store opens, which database a start failure is about. */
+let opening = ''
+
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
+  if (settings.CONNECTION_URL) opening = ` (database at ${settings.CONNECTION_URL})`
   const { store, description, memoryReads, notices } = await withDeadline(
     openItemStore(settings),
     settings.CONNECT_TIMEOUT_MS,
   )
+  opening = ''
   for (const notice of notices) log(`items-service: ${notice}`)
   const appOptions: AppOptions = {
     store,
@@ -35,10 +42,7 @@ async function main(): Promise<void> {
   // about half of what start-up would compile, and the polled reads need none of it.
   const listener = memoryReads
     ? withDirectReads(
-        loadedOnFirstUse(loadApp, (error) => {
-          process.stderr.write(`items-service failed to load its routes: ${error}\n`)
-          process.exit(1)
-        }),
+        loadedOnFirstUse(loadApp, (error) => fail('failed to load its routes', error)),
         { reads: memoryReads, corsOrigins: settings.CORS_ORIGINS, log: output.write },
       )
     : await loadApp()
@@ -54,23 +58,22 @@ async function main(): Promise<void> {
   })
 
   let stopping = false
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    log(`${signal}: finishing requests in flight, then closing`)
-    // Idle keep-alive connections would hold close() open, and so would those that go idle
-    // after finishing a request in flight: close them as they become idle.
-    const closeIdle = () => server.closeIdleConnections()
-    const sweep = setInterval(closeIdle, 100)
-    server.close(async () => {
-      clearInterval(sweep)
-      await store.close()
-      process.exit(0)
-    })
-    closeIdle()
+    const timeoutMs = settings.SHUTDOWN_TIMEOUT_MS
+    log(`${signal}: finishing requests in flight for at most ${timeoutMs} ms, then closing`)
+    const { cut } = await closeServer(server, timeoutMs)
+    // Cutting a request that outlived the deadline is still an orderly stop: what was
+    // acknowledged is stored, and the store closes as always; the line says what was cut.
+    if (cut > 0) log(`closed ${cut} connection(s) still in flight after ${timeoutMs} ms`)
+    await store.close()
+    process.exit(0)
   }
-  process.on('SIGTERM', () => stop('SIGTERM'))
-  process.on('SIGINT', () => stop('SIGINT'))
+  const stopOn = (signal: string) => () =>
+    stop(signal).catch((error: unknown) => fail('failed to close its store', error))
+  process.on('SIGTERM', stopOn('SIGTERM'))
+  process.on('SIGINT', stopOn('SIGINT'))
 }
 
 /** Rejects when `promise` has not settled within `ms`, so start-up fails in bounded time. */
@@ -81,9 +84,12 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   })
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `items-service failed to start: ${error instanceof Error ? error.message : error}\n`,
-  )
+/** Prints why the process stops, with no secret of the environment in it, and exits 1. */
+function fail(what: string, error: unknown, context = ''): never {
+  const message = error instanceof Error ? error.message : String(error)
+  const line = `items-service ${what}: ${message}${context}`
+  process.stderr.write(`${redactText(line, secretValues(process.env))}\n`)
   process.exit(1)
-})
+}
+
+main().catch((error: unknown) => fail('failed to start', error, opening))

@@ -71,4 +71,54 @@ describe('SIGTERM', () => {
     expect(await service.exited).toEqual({ code: 0, signal: null })
     expect(Date.now() - started).toBeLessThan(2_000)
   })
+
+  it('cuts a body that never ends at SHUTDOWN_TIMEOUT_MS, exits 0 and keeps what was acknowledged', async () => {
+    const DATA_DIR = await temporaryDataDir()
+    const service = await ServiceProcess.start({ DATA_DIR, SHUTDOWN_TIMEOUT_MS: '1000' })
+    const stored = await fetch(`${service.url}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'tt1', name: 'Acknowledged', genre: 'Drama' }),
+    })
+    expect(stored.status).toBe(201)
+    const upload = trickleForever(`${service.url}/items`)
+    await sleep(300) // the server has the request's head and is waiting for the rest
+
+    const signalled = Date.now()
+    service.kill('SIGTERM')
+    expect(await service.exited).toEqual({ code: 0, signal: null })
+    const took = Date.now() - signalled
+    expect(took).toBeGreaterThanOrEqual(900)
+    // The deadline, plus the store's close and Node's exit on a slow machine.
+    expect(took).toBeLessThan(1_000 + 1_500)
+    expect(service.stdout).toContain('closed 1 connection(s) still in flight after 1000 ms')
+    expect(await upload.cut).toBe(true)
+    upload.stop()
+
+    const again = await ServiceProcess.start({ DATA_DIR })
+    expect(await (await fetch(`${again.url}/items`)).json()).toEqual([
+      expect.objectContaining({ id: 'tt1', name: 'Acknowledged' }),
+    ])
+  })
 })
+
+/** A POST that sends a byte of its body every 100 ms and never ends it. */
+function trickleForever(url: string): { cut: Promise<boolean>; stop: () => void } {
+  const upload = request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': '1000' },
+  })
+  const cut = new Promise<boolean>((resolve) => {
+    upload.on('error', () => resolve(true))
+    upload.on('response', () => resolve(false))
+  })
+  upload.write('{')
+  const timer = setInterval(() => upload.write(' '), 100)
+  return {
+    cut,
+    stop: () => {
+      clearInterval(timer)
+      upload.destroy()
+    },
+  }
+}

@@ -59,6 +59,44 @@ describe('a service that cannot start', () => {
     expect(service.stderr).not.toMatch(/^\s+at /m)
   })
 
+  describe('never prints a password', () => {
+    const secret = 'pw-NEVER-PRINT-7c1'
+    const printed = (service: ServiceProcess) => service.stdout + service.stderr
+
+    it('of a CONNECTION_URL with the wrong scheme, still naming user and host', async () => {
+      const service = await ServiceProcess.run({
+        DATA_DIR: await temporaryDataDir(),
+        CONNECTION_URL: `postgres://reader:${secret}@db.example/films`,
+      })
+      expect(service.exit.code).toBe(1)
+      expect(printed(service)).not.toContain(secret)
+      expect(service.stderr).toContain('CONNECTION_URL="postgres://reader:***@db.example/films"')
+    })
+
+    it.each([
+      [
+        'a database that refuses',
+        (port: number) => `mongodb://reader:${secret}@127.0.0.1:${port}/`,
+      ],
+      [
+        'a URL the driver cannot parse',
+        () => `mongodb://reader:${secret}@x@127.0.0.1:1/?ssl=maybe`,
+      ],
+    ])('of a MongoDB URL at start, for %s', async (_, url) => {
+      const port = await closedPort()
+      const service = await ServiceProcess.run({
+        DATA_DIR: await temporaryDataDir(),
+        CONNECTION_URL: url(port),
+        CONNECT_TIMEOUT_MS: '300',
+      })
+      expect(service.exit.code).toBe(1)
+      expect(printed(service)).not.toContain(secret)
+      expect(service.stderr).toMatch(
+        /^items-service failed to start: .*mongodb:\/\/reader:\*\*\*@/m,
+      )
+    })
+  })
+
   it('exits non-zero when its port is taken', async () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
     const { port } = silent.address() as { port: number }

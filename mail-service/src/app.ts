@@ -1,11 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { docsRoute, openApiRoute } from './docs/docs.routes.js'
-import { docsPage } from './docs/docs-page.js'
+import { docsPage, docsStyle } from './docs/docs-page.js'
 import { healthApp } from './health/health.app.js'
 import { requireApiKey } from './http/api-key.js'
 import { cors } from './http/cors.js'
 import { errorHandler, notFound, validationHook } from './http/errors.js'
+import { redactText } from './http/redact.js'
 import { requestLog } from './http/request-log.js'
+import { htmlHeaders, noSniff } from './http/security-headers.js'
 import type { MailLog } from './mail-log/mail-log.js'
 import type { Mailer, MailTemplate } from './mailer/mailer.js'
 import type { OutboxMailer } from './mailer/outbox-mailer.js'
@@ -44,13 +46,15 @@ export function createApp({
   corsOrigins,
   template,
   log = console.log,
-  logError = console.error,
+  logError: writeError = console.error,
   retry,
   maxBodyBytes,
 }: AppDeps) {
+  // An error line may quote a library's message, and with it a URL that holds a password.
+  const logError = (line: string) => writeError(redactText(line))
   const app = new OpenAPIHono({ defaultHook: validationHook })
   const auth = requireApiKey(apiKeys)
-  app.use(...requestLog(log), cors({ origins: corsOrigins }))
+  app.use(...requestLog(log), noSniff(), cors({ origins: corsOrigins }))
   app.onError(errorHandler(logError))
   app.notFound(notFound)
 
@@ -79,7 +83,9 @@ export function createApp({
     return document
   }
   app.openapi(openApiRoute, (c) => c.json(openApiDocument(), 200))
-  app.openapi(docsRoute, (c) => c.html(docsPage(openApiDocument()), 200))
+  // The page's one inline block is its stylesheet, allowed by hash; it has no script.
+  const docsHeaders = htmlHeaders({ inlineStyles: [docsStyle] })
+  app.openapi(docsRoute, async (c) => c.html(docsPage(openApiDocument()), 200, await docsHeaders))
   return app
 }
 

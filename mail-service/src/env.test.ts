@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseEnv, settingNames } from './env.js'
+import { parseEnv, secretValues, settingNames } from './env.js'
 
 describe('parseEnv', () => {
   it('needs nothing: outbox transport, embedded logs, port 4001', () => {
@@ -17,6 +17,7 @@ describe('parseEnv', () => {
       deta: undefined,
       dataDir: '.data',
       corsOrigins: ['*'],
+      shutdownTimeoutMs: 10_000,
     })
   })
 
@@ -86,22 +87,65 @@ describe('parseEnv', () => {
     ['MAIL_REGION', 'asia'],
     ['MAIL_API_URL', 'ftp://example.com'],
     ['MAIL_TIMEOUT_MS', '-5'],
+    ['SHUTDOWN_TIMEOUT_MS', '0'],
     ['MAIL_TRANSPORT', 'smtp'],
-    ['DETA_PROJECT_KEY', 'no-underscore'],
     ['DETA_BASE_HOST', 'https://base.example.com'],
     ['CORS_ORIGINS', 'localhost:4000'],
-  ])('refuses %s=%s with a message naming the setting', (name, value) => {
-    expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`invalid settings:\\n  ${name}: `))
+  ])('refuses %s=%s with a message naming the setting and its value', (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(
+      `invalid settings:\n  ${name}=${JSON.stringify(value)}: `,
+    )
   })
 
-  it('never echoes a secret in its message', () => {
+  it('takes the timeout of a stop from SHUTDOWN_TIMEOUT_MS', () => {
+    expect(parseEnv({ SHUTDOWN_TIMEOUT_MS: '1500' }).shutdownTimeoutMs).toBe(1500)
+  })
+
+  it('never echoes a key in its message, only names it', () => {
     const secret = 'key with spaces SECRET'
-    expect(() => parseEnv({ MAIL_APIKEY: secret, MAIL_DOMAIN: 'd.com' })).toThrow(/MAIL_APIKEY/)
-    try {
-      parseEnv({ MAIL_APIKEY: secret, DETA_PROJECT_KEY: `bad ${secret}` })
-    } catch (error) {
-      expect(String(error)).not.toContain('SECRET')
+    const message = errorOf({
+      API_KEYS: `fine,${secret}`,
+      MAIL_APIKEY: secret,
+      DETA_PROJECT_KEY: `no-underscore ${secret}`,
+    })
+    expect(message).not.toContain('SECRET')
+    for (const name of ['API_KEYS', 'MAIL_APIKEY', 'DETA_PROJECT_KEY']) {
+      expect(message).toContain(`  ${name} (value not shown): `)
     }
+  })
+
+  it('shows a bad MAIL_API_URL with its password redacted, keeping user and host', () => {
+    const message = errorOf({ MAIL_API_URL: 'ftp://relay:hunter2@mail.example/v3' })
+    expect(message).toContain(
+      'MAIL_API_URL="ftp://relay:***@mail.example/v3": must be an http(s) URL',
+    )
+    expect(message).not.toContain('hunter2')
+  })
+
+  it('refuses credentials in MAIL_API_URL, which fetch would refuse at every send', () => {
+    const message = errorOf({
+      MAIL_APIKEY: 'k',
+      MAIL_DOMAIN: 'd.com',
+      MAIL_API_URL: 'https://user:pw@mailgun.example',
+    })
+    expect(message).toContain('MAIL_API_URL="https://user:***@mailgun.example": must not hold')
+    expect(message).not.toContain(':pw@')
+    for (const url of ['https://token@mailgun.example', 'https://:token@mailgun.example']) {
+      expect(() => parseEnv({ MAIL_API_URL: url })).toThrow(
+        'MAIL_API_URL="https://***@mailgun.example": must not hold',
+      )
+    }
+  })
+
+  it('lists the secrets of an environment, for redacting what libraries print', () => {
+    expect(
+      secretValues({
+        API_KEYS: 'one, two',
+        MAIL_APIKEY: 'key-1',
+        DETA_PROJECT_KEY: 'a0_secret',
+        MAIL_API_URL: 'https://user:p%40ss@host',
+      }),
+    ).toEqual(['one, two', 'one', 'two', 'key-1', 'p%40ss', 'p@ss', 'a0_secret'])
   })
 
   it('names every setting it reads', () => {
@@ -118,6 +162,7 @@ describe('parseEnv', () => {
         'MAIL_SUBJECT',
         'MAIL_TEXT',
         'MAIL_TIMEOUT_MS',
+        'SHUTDOWN_TIMEOUT_MS',
         'MAIL_TRANSPORT',
         'DETA_PROJECT_KEY',
         'DETA_BASE_HOST',
@@ -127,3 +172,12 @@ describe('parseEnv', () => {
     )
   })
 })
+
+function errorOf(raw: Record<string, string>): string {
+  try {
+    parseEnv(raw)
+  } catch (error) {
+    return String(error)
+  }
+  throw new Error('parseEnv accepted the settings')
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { secretsOfEnv, shownValue } from './http/redact.js'
 
 const mailgunHosts = { us: 'https://api.mailgun.net', eu: 'https://api.eu.mailgun.net' } as const
 
@@ -30,12 +31,18 @@ const settingsSchema = z.object({
   MAIL_REGION: z.enum(['us', 'eu']).default('us'),
   MAIL_API_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    // fetch refuses a URL with credentials, and Mailgun's key goes in MAIL_APIKEY anyway.
+    .refine((url) => {
+      const { username, password } = new URL(url)
+      return !username && !password
+    }, 'must not hold a user or password')
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   MAIL_FROM: optionalText,
   MAIL_SUBJECT: z.string().default('Hello from the movies app'),
   MAIL_TEXT: z.string().default('Hello {name},\n\nthank you for getting in touch.'),
   MAIL_TIMEOUT_MS: positiveMs.default(10_000),
+  SHUTDOWN_TIMEOUT_MS: positiveMs.default(10_000),
   MAIL_TRANSPORT: z.enum(['mailgun', 'outbox']).optional(),
   DETA_PROJECT_KEY: optionalText.refine(
     (key) => key === undefined || /^[^\s_]+_\S+$/.test(key),
@@ -82,11 +89,25 @@ export type Settings = {
   deta?: { projectKey: string; host: string }
   dataDir: string
   corsOrigins: string[]
+  /** How long a stop waits for requests in flight before it closes their connections. */
+  shutdownTimeoutMs: number
+}
+
+/** Settings whose whole value is a secret: an error names them but never shows the value. */
+const keySettings: ReadonlySet<string> = new Set(['API_KEYS', 'MAIL_APIKEY', 'DETA_PROJECT_KEY'])
+
+/**
+ * The secrets an environment holds, keys and the passwords in URLs, for redacting messages
+ * that libraries write (such as an error at start), whether or not the settings parse.
+ */
+export function secretValues(raw: Record<string, string | undefined>): string[] {
+  return secretsOfEnv(raw, settingNames, keySettings)
 }
 
 /**
  * Reads the settings once from an environment-like record (process.env or Worker bindings).
- * Empty strings count as unset. Messages name the setting, never echo a value: some are secrets.
+ * Empty strings count as unset. Messages name the setting and show its value, except a key's,
+ * with the password of any URL in it redacted.
  * @throws Error naming every bad setting, for a readable start-up failure.
  */
 export function parseEnv(raw: Record<string, string | undefined>): Settings {
@@ -95,7 +116,11 @@ export function parseEnv(raw: Record<string, string | undefined>): Settings {
   )
   const result = settingsSchema.safeParse(present)
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+    const lines = result.error.issues.map((issue) => {
+      const name = String(issue.path[0])
+      const value = shownValue(present[name], keySettings.has(name))
+      return `  ${issue.path.join('.')}${value}: ${issue.message}`
+    })
     throw new Error(`invalid settings:\n${lines.join('\n')}`)
   }
   const env = result.data
@@ -116,6 +141,7 @@ export function parseEnv(raw: Record<string, string | undefined>): Settings {
       : undefined,
     dataDir: env.DATA_DIR,
     corsOrigins: env.CORS_ORIGINS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   }
 }
 

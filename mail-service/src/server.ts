@@ -1,23 +1,18 @@
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import { createApp } from './app.js'
-import { parseEnv } from './env.js'
-import { EmbeddedMailLog } from './mail-log/embedded-mail-log.js'
+import { parseEnv, secretValues } from './env.js'
+import { closeServer } from './http/close-server.js'
+import { redactText } from './http/redact.js'
+import { EmbeddedLogs } from './mail-log/embedded-logs.js'
 import { describeSetup, openAdapters } from './stores.js'
-
-const shutdownGraceMs = 10_000
 
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
-  const closers: (() => Promise<void>)[] = []
-  const { mailer, mailLog, outbox } = await openAdapters(
-    settings,
-    async <T extends object>(name: string) => {
-      const log = await EmbeddedMailLog.open<T>(settings.dataDir, name)
-      closers.push(() => log.close())
-      return log
-    },
-  )
+  // Opened by the first log asked for: not at all when the logs live in a Deta Base.
+  const localLogs = new EmbeddedLogs(settings.dataDir)
+  const closers: (() => Promise<void>)[] = [() => localLogs.close()]
+  const { mailer, mailLog, outbox } = await openAdapters(settings, (name) => localLogs.open(name))
   const apiKeys = settings.apiKeys.length > 0 ? settings.apiKeys : [randomKey()]
   const app = createApp({
     mailer,
@@ -42,25 +37,24 @@ async function main(): Promise<void> {
     console.log(banner.join('\n'))
   }) as Server
   server.on('error', (error: NodeJS.ErrnoException) => {
-    const reason = error.code === 'EADDRINUSE' ? `port ${settings.port} is in use` : error.message
-    console.error(`mail-service cannot start: ${reason}`)
-    process.exit(1)
+    cannotStart(error.code === 'EADDRINUSE' ? `port ${settings.port} is in use` : error)
   })
 
   let stopping = false
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    console.log(`${signal}: finishing requests in flight, then stopping`)
-    const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs)
-    const idle = setInterval(() => server.closeIdleConnections(), 100)
-    server.close(async () => {
-      clearTimeout(force)
-      clearInterval(idle)
-      await Promise.allSettled(closers.map((close) => close()))
-      console.log('stopped')
-      process.exit(0)
-    })
+    const timeoutMs = settings.shutdownTimeoutMs
+    console.log(
+      `${signal}: finishing requests in flight for at most ${timeoutMs} ms, then stopping`,
+    )
+    const { cut } = await closeServer(server, timeoutMs)
+    // Cutting a request that outlived the deadline is still an orderly stop: the logs close as
+    // always, and the line says what was cut.
+    if (cut > 0) console.log(`closed ${cut} connection(s) still in flight after ${timeoutMs} ms`)
+    await Promise.allSettled(closers.map((close) => close()))
+    console.log('stopped')
+    process.exit(0)
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
@@ -70,7 +64,11 @@ function randomKey(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
 }
 
-main().catch((error: unknown) => {
-  console.error(`mail-service cannot start: ${error instanceof Error ? error.message : error}`)
+/** Says why the process cannot start, with no secret of the environment in it, and exits 1. */
+function cannotStart(reason: unknown): never {
+  const message = reason instanceof Error ? reason.message : String(reason)
+  console.error(redactText(`mail-service cannot start: ${message}`, secretValues(process.env)))
   process.exit(1)
-})
+}
+
+main().catch(cannotStart)

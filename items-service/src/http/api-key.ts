@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
+import { unreadBodyHeaders } from './unread-body.js'
 
 /**
  * Requires header `x-apikey` to equal `apiKey` (compared in constant time); 401 otherwise.
@@ -11,7 +12,7 @@ export function requireApiKey(apiKey: string | undefined): MiddlewareHandler {
     if (expected === undefined) return next()
     const given = Buffer.from(c.req.header('x-apikey') ?? '')
     const matches = given.length === expected.length && timingSafeEqual(given, expected)
-    if (!matches) return c.json({ error: 'Unauthorized' }, 401)
+    if (!matches) return c.json({ error: 'Unauthorized' }, 401, unreadBodyHeaders(c))
     return next()
   }
 }

@@ -1,11 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { closeConnection, unreadBodyHeaders } from './unread-body.js'
 
 const jsonContentType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
 const requireJsonContentType: MiddlewareHandler = async (c, next) => {
   if (jsonContentType.test(c.req.header('content-type') ?? '')) return next()
-  return c.json({ error: 'Content-Type must be application/json' }, 415)
+  return c.json({ error: 'Content-Type must be application/json' }, 415, unreadBodyHeaders(c))
 }
 
 const parseJsonObject: MiddlewareHandler = async (c, next) => {
@@ -23,12 +24,13 @@ const parseJsonObject: MiddlewareHandler = async (c, next) => {
 
 /**
  * Admits only JSON object bodies of at most `maxBytes`: 415 for another content type, 413 when
- * larger (chunked bodies are counted as they stream), 400 for JSON that does not parse or is
- * not an object. The parsed body stays cached for the validators that follow.
+ * larger (a declared length at once, a chunked body as it streams; either way the connection
+ * closes after the answer, the rest unread), 400 for JSON that does not parse or is not an
+ * object. The parsed body stays cached for the validators that follow.
  */
 export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler[] {
   const tooLarge = (c: Context) =>
-    c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413)
+    c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413, closeConnection)
   const countWhileStreaming = bodyLimit({ maxSize: maxBytes, onError: tooLarge })
   // A declared length is checked from the header alone. hono's bodyLimit reads the request's
   // `body` first, which makes the node adapter build a whole web Request and stream the body

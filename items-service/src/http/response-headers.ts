@@ -9,15 +9,16 @@ export type ResponseHeadersVariables = {
 type HeadersContext = Context<{ Variables: ResponseHeadersVariables }>
 
 /**
- * Collects the headers that middleware add for every response (request id, CORS) in a plain
- * object instead of `c.header()`. The hot handlers pass that object straight to their
- * `Response` (see `takeResponseHeaders`), which lets the node adapter write it without building
- * a `Headers` object, a large share of a small answer's cost. Any other answer gets the headers
- * copied in after the handler has run.
+ * Collects the headers that every response carries (`X-Content-Type-Options: nosniff`, and what
+ * middleware add: request id, CORS) in a plain object instead of `c.header()`. The hot handlers
+ * pass that object straight to their `Response` (see `takeResponseHeaders`), which lets the
+ * node adapter write it without building a `Headers` object, a large share of a small answer's
+ * cost. Any other answer gets the headers copied in after the handler has run.
  */
 export function responseHeaders(): MiddlewareHandler<{ Variables: ResponseHeadersVariables }> {
   return async function collectResponseHeaders(c, next) {
-    c.set('responseHeaders', {})
+    // A literal, not a copy of a shared object: V8 builds it from one template, as cheap as `{}`.
+    c.set('responseHeaders', { 'x-content-type-options': 'nosniff' })
     await next()
     if (c.get('responseHeadersApplied')) return
     for (const [name, value] of Object.entries(c.get('responseHeaders'))) {

@@ -1,6 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Env } from 'hono'
+import { htmlHeaders } from '../http/html-headers.js'
 import { renderDocsPage } from './docs-page.js'
+import { docsStyle } from './docs-style.js'
 
 const documentInfo = {
   openapi: '3.1.0',
@@ -30,8 +32,10 @@ export function addOpenApiRoutes<E extends Env>(app: OpenAPIHono<E>): void {
     return document
   }
   app.get('/openapi.json', (c) => c.json(getDocument()))
+  // The page's one inline block is its stylesheet, allowed by hash; it has no script.
+  const docsHeaders = htmlHeaders({ inlineStyles: [String(docsStyle)] })
   app.get('/docs', (c) => {
     docsPage ??= renderDocsPage(getDocument())
-    return c.html(docsPage)
+    return c.html(docsPage, 200, docsHeaders)
   })
 }

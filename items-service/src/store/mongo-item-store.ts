@@ -1,6 +1,5 @@
 import {
   type Collection,
-  CursorTimeoutMode,
   MongoClient,
   MongoNetworkError,
   MongoOperationTimeoutError,
@@ -18,22 +17,25 @@ export type MongoItemStoreOptions = {
   url: string
   dbName?: string
   collectionName?: string
-  /** How long to wait for the database, at start and on each operation. */
+  /** How long to wait for the database, at start and on each operation (each batch of a list). */
   timeoutMs?: number
 }
 
 /**
  * Items in a MongoDB collection through the official driver, with a unique index on `id`.
  * Several instances of the service may share the database, so nothing is cached: every read
- * answers what the database holds, and the list streams from the cursor.
+ * answers what the database holds, and the list streams from the cursor. Every operation
+ * settles within `timeoutMs`, with StoreUnavailableError when the database does not answer.
  */
 export class MongoItemStore implements ItemStore {
   readonly #client: MongoClient
   readonly #items: Collection
+  readonly #timeoutMs: number
 
-  private constructor(client: MongoClient, items: Collection) {
+  private constructor(client: MongoClient, items: Collection, timeoutMs: number) {
     this.#client = client
     this.#items = items
+    this.#timeoutMs = timeoutMs
   }
 
   /** Connects, checks the server answers and ensures the index. @throws when it does not in `timeoutMs`. */
@@ -43,18 +45,25 @@ export class MongoItemStore implements ItemStore {
     collectionName = 'movies',
     timeoutMs = 10_000,
   }: MongoItemStoreOptions): Promise<MongoItemStore> {
+    // The driver ignores `timeoutMS` (it warns so) and no setting of its bounds a whole
+    // operation: each step has its own budget, and a failed read is tried again. So each
+    // operation runs under a deadline of ours, and each step gets the budget too, so that a
+    // connection left waiting for an answer closes by itself instead of holding its place in the
+    // pool where the deadline's abort signal does not reach (writes, later batches, killCursors).
     const client = new MongoClient(url, {
       serverSelectionTimeoutMS: timeoutMs,
       connectTimeoutMS: timeoutMs,
-      // Every operation gets the same budget, so a database that stops answering is a 503.
-      timeoutMS: timeoutMs,
+      waitQueueTimeoutMS: timeoutMs,
+      socketTimeoutMS: timeoutMs,
       appName: 'items-service',
     })
     try {
       await client.connect()
       const items = client.db(dbName).collection(collectionName)
-      await items.createIndex({ id: 1 }, { unique: true, name: 'id_unique' })
-      return new MongoItemStore(client, items)
+      await withinDeadline(timeoutMs, () =>
+        items.createIndex({ id: 1 }, { unique: true, name: 'id_unique' }),
+      )
+      return new MongoItemStore(client, items, timeoutMs)
     } catch (error) {
       await client.close().catch(() => {})
       throw error
@@ -62,29 +71,33 @@ export class MongoItemStore implements ItemStore {
   }
 
   async list(): Promise<ReadableStream<Uint8Array>> {
-    // Each batch gets the time budget, not the whole stream, so a slow reader is not cut off.
-    const cursor = this.#items.find(
-      {},
-      { sort: { _id: 1 }, timeoutMode: CursorTimeoutMode.ITERATION },
-    )
-    // Fetch the first batch before answering, so an unreachable database is still a 503.
-    const hasFirst = await guard(() => cursor.hasNext())
+    // One signal for the cursor, and a deadline for each batch: a slow reader is not cut off.
+    const abort = new AbortController()
+    const cursor = this.#items.find({}, { sort: { _id: 1 }, signal: abort.signal })
+    const nextBatch = () =>
+      withinDeadline(
+        this.#timeoutMs,
+        async () => ((await cursor.hasNext()) ? cursor.readBufferedDocuments() : []),
+        { abort },
+      )
+    // The first batch before answering, so that a database that does not answer is a 503.
+    let batch = await nextBatch()
+    let opened = false
     const encoder = new TextEncoder()
-    let first = true
     return new ReadableStream<Uint8Array>({
-      async pull(controller) {
+      async pull(stream) {
         try {
-          if (first) controller.enqueue(encoder.encode('['))
-          const document = first && !hasFirst ? null : await cursor.next()
-          if (document === null) {
-            controller.enqueue(encoder.encode(']'))
-            controller.close()
+          if (opened) batch = await nextBatch()
+          if (batch.length === 0) {
+            stream.enqueue(encoder.encode(opened ? ']' : '[]'))
+            stream.close()
             return
           }
-          controller.enqueue(encoder.encode((first ? '' : ',') + JSON.stringify(document)))
-          first = false
+          const json = batch.map((document) => JSON.stringify(document)).join(',')
+          stream.enqueue(encoder.encode((opened ? ',' : '[') + json))
+          opened = true
         } catch (error) {
-          controller.error(error)
+          stream.error(error)
         }
       },
       async cancel() {
@@ -94,52 +107,85 @@ export class MongoItemStore implements ItemStore {
   }
 
   async find(id: string): Promise<Uint8Array | null> {
-    const document = await guard(() => this.#items.findOne({ id }))
+    const document = await this.#within((signal) => this.#items.findOne({ id }, { signal }))
     return document ? Buffer.from(JSON.stringify(document)) : null
   }
 
+  // The driver takes an abort signal on reads only; a write the deadline gives up on is let go
+  // by the step budgets set in `connect`.
   async insert(item: Item): Promise<void> {
-    await guard(() => this.#items.insertOne({ _id: new ObjectId(), ...item }), item.id)
+    const document = { _id: new ObjectId(), ...item }
+    await this.#within(() => this.#items.insertOne(document), { id: item.id })
   }
 
   async update(id: string, fields: ItemFields): Promise<boolean> {
-    const result = await guard(
+    const { matchedCount } = await this.#within(
       () => this.#items.updateOne({ id }, { $set: fields }),
-      fields.id ?? id,
+      { id: fields.id ?? id },
     )
-    return result.matchedCount > 0
+    return matchedCount > 0
   }
 
   async remove(id: string): Promise<boolean> {
-    const result = await guard(() => this.#items.deleteOne({ id }))
-    return result.deletedCount > 0
+    const { deletedCount } = await this.#within(() => this.#items.deleteOne({ id }))
+    return deletedCount > 0
   }
 
   async ping(): Promise<void> {
-    await guard(() => this.#client.db('admin').command({ ping: 1 }))
+    await this.#within((signal) => this.#client.db('admin').command({ ping: 1 }, { signal }))
   }
 
   async close(): Promise<void> {
     await this.#client.close()
   }
+
+  #within<T>(operation: (signal: AbortSignal) => Promise<T>, options?: DeadlineOptions) {
+    return withinDeadline(this.#timeoutMs, operation, options)
+  }
 }
 
-/** Maps the driver's errors onto the port's: a duplicate key, or a database that did not answer. */
-async function guard<T>(operation: () => Promise<T>, id?: string): Promise<T> {
+/** The id a write is about (for DuplicateIdError), and the abort shared by a cursor's batches. */
+type DeadlineOptions = { id?: string; abort?: AbortController }
+
+/**
+ * Settles as `operation` does, or rejects with StoreUnavailableError after `ms`, aborting its
+ * signal first: where the driver listens, it then stops waiting for a server or a connection
+ * and closes the connection that waits for the answer, which will not come.
+ */
+async function withinDeadline<T>(
+  ms: number,
+  operation: (signal: AbortSignal) => Promise<T>,
+  { id, abort = new AbortController() }: DeadlineOptions = {},
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new StoreUnavailableError({ cause: new Error(`no answer within ${ms} ms`) })
+      abort.abort(error)
+      reject(error)
+    }, ms)
+  })
   try {
-    return await operation()
+    return await Promise.race([operation(abort.signal), expired])
   } catch (error) {
-    if (id !== undefined && error instanceof MongoServerError && error.code === duplicateKeyCode) {
-      throw new DuplicateIdError(id)
-    }
-    if (
-      error instanceof MongoServerSelectionError ||
-      error instanceof MongoNetworkError ||
-      error instanceof MongoOperationTimeoutError ||
-      error instanceof MongoTopologyClosedError
-    ) {
-      throw new StoreUnavailableError({ cause: error })
-    }
-    throw error
+    throw storeError(error, id)
+  } finally {
+    clearTimeout(timer)
   }
+}
+
+/** The driver's errors as the port's: a duplicate key, or a database that did not answer. */
+function storeError(error: unknown, id?: string): unknown {
+  if (id !== undefined && error instanceof MongoServerError && error.code === duplicateKeyCode) {
+    return new DuplicateIdError(id)
+  }
+  if (
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoNetworkError ||
+    error instanceof MongoOperationTimeoutError ||
+    error instanceof MongoTopologyClosedError
+  ) {
+    return new StoreUnavailableError({ cause: error })
+  }
+  return error
 }

@@ -27,6 +27,21 @@ describe('the web app routes', () => {
     expect(html).toContain('&quot;&gt;&lt;script&gt;')
   })
 
+  it('reference only scripts, styles and icons of their own origin, none inline', async () => {
+    const html = await (
+      await webRoutes({ assets, mailServiceUrl: 'https://mail.example' }).request('/')
+    ).text()
+    const tags = [...html.matchAll(/<(script|link|img|style|iframe|object|embed)\b[^>]*>/gi)]
+    expect(tags.map((tag) => tag[1])).toEqual(['link', 'link', 'script'])
+    for (const [tag] of tags) {
+      const url = tag.match(/\s(?:src|href)="([^"]*)"/)?.[1]
+      expect(url, tag).toMatch(/^\/(?!\/)/)
+    }
+    // The one script element loads a file, and nothing runs or styles from attributes.
+    expect(html).toMatch(/<script type="module" src="[^"]+"><\/script>/)
+    expect(html).not.toMatch(/\sstyle=|\son[a-z]+=|javascript:/i)
+  })
+
   it('serve built assets with their media type', async () => {
     const response = await webRoutes({ assets, mailServiceUrl: '/' }).request('/assets/app.js')
     expect(response.status).toBe(200)

@@ -1,8 +1,12 @@
 import { Hono } from 'hono'
+import { htmlHeaders } from '../http/html-headers.js'
 import { renderAppPage } from './page.js'
 import type { WebAssets } from './web-assets.js'
 
-/** Serves the web app: the page at `/` and its built files under `/assets/`. */
+/**
+ * Serves the web app: the page at `/`, with a Content-Security-Policy that admits only its own
+ * files and calls to its origin and the mail service, and its built files under `/assets/`.
+ */
 export function webRoutes({
   assets,
   mailServiceUrl,
@@ -11,8 +15,10 @@ export function webRoutes({
   mailServiceUrl: string
 }) {
   const page = renderAppPage({ mailServiceUrl })
+  // The page's script calls this origin's /items and the mail service, nothing else.
+  const pageHeaders = htmlHeaders({ connectTo: [mailServiceUrl] })
   return new Hono()
-    .get('/', (c) => c.html(page))
+    .get('/', (c) => c.html(page, 200, pageHeaders))
     .get('/assets/:file', (c) => {
       const asset = assets.get(c.req.param('file'))
       if (!asset) return c.json({ error: 'no such asset' }, 404)

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { errorResponse } from '../http/errors.js'
+import { isNoSpace } from '../mail-log/mail-log.js'
 
 export const healthRoute = createRoute({
   method: 'get',
@@ -18,7 +19,10 @@ export const healthRoute = createRoute({
   },
 })
 
-/** `GET /healthz`: 200 when every store answers `ping()`, 503 otherwise. */
+/**
+ * `GET /healthz`: 200 when every store answers `ping()`, 503 otherwise, saying when it is for
+ * lack of space.
+ */
 export function healthApp({
   stores,
   logError = console.error,
@@ -32,7 +36,8 @@ export function healthApp({
       return c.json({ status: 'ok' as const }, 200)
     } catch (error) {
       logError(`healthz: ${error instanceof Error ? error.message : String(error)}`)
-      return c.json({ error: 'a store does not answer' }, 503)
+      const reason = isNoSpace(error) ? 'a store has no space left' : 'a store does not answer'
+      return c.json({ error: reason }, 503)
     }
   })
 }

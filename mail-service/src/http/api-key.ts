@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { unreadBodyHeaders } from './unread-body.js'
 
 const encoder = new TextEncoder()
 
@@ -22,7 +23,7 @@ export function requireApiKey(apiKeys: readonly string[]): MiddlewareHandler {
       for (let i = 0; i < key.length; i++) difference |= (key[i] ?? 0) ^ (given[i] ?? 0)
       matches |= difference === 0 ? 1 : 0
     }
-    if (matches === 0) return c.json({ error: 'Unauthorized' }, 401)
+    if (matches === 0) return c.json({ error: 'Unauthorized' }, 401, unreadBodyHeaders(c))
     return next()
   }
 }

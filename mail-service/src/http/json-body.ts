@@ -1,22 +1,24 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { closeConnection, unreadBodyHeaders } from './unread-body.js'
 
 const jsonContentType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
 /**
  * Admits only JSON object bodies of at most `maxBytes`: 415 for another content type, 413 when
- * larger (chunked bodies without Content-Length are counted as they stream and cut off), 400
- * for JSON that does not parse or is not an object. The parsed body stays cached for the
- * validator that follows.
+ * larger (a declared length at once, chunked bodies as they stream; either way the connection
+ * closes after the answer, the rest unread), 400 for JSON that does not parse or is not an
+ * object. The parsed body stays cached for the validator that follows.
  */
 export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler {
   const limit = bodyLimit({
     maxSize: maxBytes,
-    onError: (c) => c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413),
+    onError: (c) =>
+      c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413, closeConnection),
   })
   return async function admitJsonObject(c, next) {
     if (!jsonContentType.test(c.req.header('content-type') ?? '')) {
-      return c.json({ error: 'Content-Type must be application/json' }, 415)
+      return c.json({ error: 'Content-Type must be application/json' }, 415, unreadBodyHeaders(c))
     }
     return limit(c, async () => {
       let body: unknown

@@ -1,49 +1,85 @@
-import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
-import Datastore from '@seald-io/nedb'
-import { type MailLog, newRecordId, type Stored } from './mail-log.js'
+import type { EmbeddedEnv } from '@movies-and-mail/embedded-store'
+import type { Database } from 'lmdb'
+import { continueAfterRecordId, type MailLog, newRecordId, type Stored } from './mail-log.js'
 
 /**
- * The default store: an embedded document database (`@seald-io/nedb`) in one file per log
- * under `dataDir`, kept across restarts.
- * @example const mailLog = await EmbeddedMailLog.open('.data', 'maillog')
+ * A log kept in a named database of the service's embedded store (LMDB, see
+ * `@movies-and-mail/embedded-store`): one record a key, the key its `_id`, which sorts by time,
+ * so the newest records are read straight from the end of the database and nothing is held in
+ * memory per record. An insert resolves once its transaction is committed and synced; one that
+ * cannot be stored rejects (NoSpaceError, StorageWriteError) and leaves nothing behind.
+ * The store is shared by the service's logs: its owner closes it, after closing the logs.
+ * @example const mailLog = new EmbeddedMailLog<MailLogEntry>(env, 'maillog')
  */
 export class EmbeddedMailLog<T extends object> implements MailLog<T> {
-  #db: Datastore<Stored<T>>
+  readonly #env: EmbeddedEnv
+  readonly #records: Database<string, string>
+  readonly #inFlight = new Set<Promise<void>>()
+  #lastWriteFailed = false
   #closed = false
 
-  private constructor(db: Datastore<Stored<T>>) {
-    this.#db = db
-  }
-
-  static async open<T extends object>(dataDir: string, name: string): Promise<EmbeddedMailLog<T>> {
-    await mkdir(dataDir, { recursive: true })
-    const db = new Datastore<Stored<T>>({ filename: join(dataDir, `${name}.db`) })
-    await db.loadDatabaseAsync()
-    return new EmbeddedMailLog(db)
+  constructor(env: EmbeddedEnv, name: string) {
+    this.#env = env
+    this.#records = env.database<string>(name, 'string')
+    const newest = this.#newestKey()
+    if (newest !== undefined) continueAfterRecordId(newest)
   }
 
   async insert(record: T): Promise<Stored<T>> {
     this.#assertOpen()
     const stored = { ...record, _id: newRecordId() } as Stored<T>
-    return (await this.#db.insertAsync(stored)) as Stored<T>
+    const json = JSON.stringify(stored)
+    await this.#commit(Buffer.byteLength(json), () => this.#records.put(stored._id, json))
+    return stored
   }
 
   async list({ limit }: { limit: number }): Promise<Stored<T>[]> {
     this.#assertOpen()
-    return (await this.#db.findAsync({}).sort({ _id: -1 }).limit(limit)) as Stored<T>[]
+    const records: Stored<T>[] = []
+    for (const { value } of this.#records.getRange({ reverse: true, limit })) {
+      records.push(JSON.parse(value) as Stored<T>)
+    }
+    return records
   }
 
+  /**
+   * Resolves while the store reads and its writes succeed. After a failed write (a full disk,
+   * say), it resolves only once a small probe write succeeds: health follows the disk, with no
+   * need for a client to send again first.
+   */
   async ping(): Promise<void> {
     this.#assertOpen()
-    await this.#db.countAsync({})
+    this.#newestKey()
+    if (!this.#lastWriteFailed) return
+    const probes = this.#env.database<string>('health', 'string')
+    const at = new Date().toISOString()
+    await this.#commit(at.length, () => probes.put('last-probe', at))
   }
 
-  /** Compacts the file (one line per record) and refuses further calls. */
+  /** Refuses further calls once the writes in flight are done; the store stays open. */
   async close(): Promise<void> {
-    if (this.#closed) return
     this.#closed = true
-    await this.#db.compactDatafileAsync()
+    await Promise.allSettled(this.#inFlight)
+  }
+
+  async #commit(bytes: number, writes: () => void): Promise<void> {
+    const done = this.#env.commit(bytes, writes)
+    this.#inFlight.add(done)
+    try {
+      await done
+      this.#lastWriteFailed = false
+    } catch (error) {
+      this.#lastWriteFailed = true
+      throw error
+    } finally {
+      this.#inFlight.delete(done)
+    }
+  }
+
+  /** The newest record's key: one read, where a count would walk every record. */
+  #newestKey(): string | undefined {
+    for (const key of this.#records.getKeys({ reverse: true, limit: 1 })) return key
+    return undefined
   }
 
   #assertOpen(): void {

@@ -14,7 +14,10 @@ export type Stored<T> = T & { _id: string }
  * outbox for captured messages.
  */
 export interface MailLog<T extends object = MailLogEntry> {
-  /** Appends a record; resolves once the store has accepted it. */
+  /**
+   * Appends a record; resolves once the store has accepted it. Rejects when it cannot be
+   * stored, with an error named `NoSpaceError` when the disk is full (see `isNoSpace`).
+   */
   insert(record: T): Promise<Stored<T>>
   /** The newest `limit` records, newest first. */
   list(options: { limit: number }): Promise<Stored<T>[]>
@@ -25,6 +28,14 @@ export interface MailLog<T extends object = MailLogEntry> {
 
 let lastMillis = 0
 let sequence = 0
+
+/**
+ * Whether a store refused a write for lack of space. By name, not class: the class belongs to
+ * the embedded engine, which the Worker bundle must not load.
+ */
+export function isNoSpace(error: unknown): boolean {
+  return error instanceof Error && error.name === 'NoSpaceError'
+}
 
 /**
  * A 24-character lowercase hex identifier that sorts by creation time: 12 digits of
@@ -44,4 +55,17 @@ export function newRecordId(now = Date.now()): string {
     sequence.toString(16).padStart(4, '0') +
     random.toString(16).padStart(8, '0')
   )
+}
+
+/**
+ * Makes later ids sort after `id`, one this or an earlier process made: a clock set back
+ * between runs must not put new records behind old ones.
+ */
+export function continueAfterRecordId(id: string): void {
+  if (!/^[0-9a-f]{24}$/.test(id)) return
+  const millis = Number.parseInt(id.slice(0, 12), 16)
+  const idSequence = Number.parseInt(id.slice(12, 16), 16)
+  if (millis < lastMillis || (millis === lastMillis && idSequence <= sequence)) return
+  lastMillis = millis
+  sequence = idSequence
 }

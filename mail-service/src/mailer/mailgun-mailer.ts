@@ -1,3 +1,4 @@
+import { redactText, secretsOfUrl } from '../http/redact.js'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 import { reasonPhrase } from './reason-phrases.js'
 
@@ -7,7 +8,7 @@ export type MailgunOptions = {
   domain: string
   apiKey: string
   timeoutMs: number
-  /** Where failures are explained; never receives the key. */
+  /** Where failures are explained; never receives the key or a password of `baseUrl`. */
   logError?: (line: string) => void
 }
 
@@ -25,7 +26,9 @@ export class MailgunMailer implements Mailer {
     this.#url = `${baseUrl}/v3/${encodeURIComponent(domain)}/messages`
     this.#authorization = `Basic ${btoa(`api:${apiKey}`)}`
     this.#timeoutMs = timeoutMs
-    this.#logError = logError
+    // fetch's own messages quote the URL, and a URL may carry a password.
+    const secrets = [apiKey, this.#authorization, ...secretsOfUrl(baseUrl)]
+    this.#logError = (line) => logError(redactText(line, secrets))
   }
 
   async send(mail: OutgoingMail): Promise<SendResult> {

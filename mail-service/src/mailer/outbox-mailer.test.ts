@@ -30,8 +30,18 @@ describe('OutboxMailer', () => {
 
   it('answers 503 when its store refuses the message', async () => {
     const store = new MemoryMailLog<OutboxMessage>()
-    store.insert = () => Promise.reject(new Error('disk full'))
+    store.insert = () => Promise.reject(new Error('the store could not write'))
     const result = await new OutboxMailer(store).send(mail)
     expect(result).toEqual({ ok: false, status: 503, error: 'the outbox is unavailable' })
+  })
+
+  it('answers 507 when its store has no space left for the message', async () => {
+    const store = new MemoryMailLog<OutboxMessage>()
+    const full = Object.assign(new Error('no space left to store the write'), {
+      name: 'NoSpaceError',
+    })
+    store.insert = () => Promise.reject(full)
+    const result = await new OutboxMailer(store).send(mail)
+    expect(result).toEqual({ ok: false, status: 507, error: 'no space left for the outbox' })
   })
 })

@@ -1,4 +1,4 @@
-import type { MailLog, Stored } from '../mail-log/mail-log.js'
+import { isNoSpace, type MailLog, type Stored } from '../mail-log/mail-log.js'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 
 /** A message the outbox captured instead of delivering. */
@@ -7,7 +7,8 @@ export type OutboxMessage = OutgoingMail & { id: string; queuedAt: string }
 /**
  * Delivers nothing: keeps each message in `store` and answers like Mailgun does
  * (`{"id":"<timestamp.hex@outbox.local>","message":"Queued. Thank you."}`), so everything
- * after the send behaves as in production.
+ * after the send behaves as in production. A message the store cannot keep is answered 507
+ * (the disk is full) or 503, and nothing was sent.
  */
 export class OutboxMailer implements Mailer {
   #store: MailLog<OutboxMessage>
@@ -21,7 +22,8 @@ export class OutboxMailer implements Mailer {
     const id = `<${timestamp(now)}.${randomHex(8)}@outbox.local>`
     try {
       await this.#store.insert({ ...mail, id, queuedAt: now.toISOString() })
-    } catch {
+    } catch (error) {
+      if (isNoSpace(error)) return { ok: false, status: 507, error: 'no space left for the outbox' }
       return { ok: false, status: 503, error: 'the outbox is unavailable' }
     }
     const output = { id, message: 'Queued. Thank you.' }

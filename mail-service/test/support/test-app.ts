@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type AppDeps, createApp } from '../../src/app.js'
-import { EmbeddedMailLog } from '../../src/mail-log/embedded-mail-log.js'
+import { EmbeddedLogs } from '../../src/mail-log/embedded-logs.js'
 import type { MailLog, MailLogEntry } from '../../src/mail-log/mail-log.js'
 import { MailgunMailer } from '../../src/mailer/mailgun-mailer.js'
 import { OutboxMailer, type OutboxMessage } from '../../src/mailer/outbox-mailer.js'
@@ -42,10 +42,11 @@ export async function testApp({
   const dir = await mkdtemp(join(tmpdir(), 'mail-service-'))
   const logs: string[] = []
   const logLine = (line: string) => logs.push(line)
-  const mailLog = givenLog ?? (await EmbeddedMailLog.open<MailLogEntry>(dir, 'maillog'))
+  const localLogs = new EmbeddedLogs(dir, { say: logLine })
+  const mailLog = givenLog ?? (await localLogs.open<MailLogEntry>('maillog'))
   const outbox = mailgunUrl
     ? undefined
-    : new OutboxMailer(await EmbeddedMailLog.open<OutboxMessage>(dir, 'outbox'))
+    : new OutboxMailer(await localLogs.open<OutboxMessage>('outbox'))
   const mailer =
     outbox ??
     new MailgunMailer({
@@ -74,6 +75,7 @@ export async function testApp({
     logs,
     cleanup: async () => {
       await mailLog.close()
+      await localLogs.close()
       await rm(dir, { recursive: true, force: true })
     },
   }

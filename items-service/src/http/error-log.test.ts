@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../app.js'
+import { failingStore } from '../test-support/failing-store.js'
+
+describe('the log of an unexpected error', () => {
+  it('keeps the error but not the password of a URL it quotes', async () => {
+    const lines: string[] = []
+    const store = failingStore(
+      () => new Error('lost mongodb://reader:pw-NEVER-PRINT@db.example:27017/films mid-query'),
+    )
+    const app = createApp({ store, log: (line) => lines.push(line) })
+    const response = await app.request('/items')
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ error: 'internal error' })
+    const logged = lines.join('')
+    expect(logged).toContain('lost mongodb://reader:***@db.example:27017/films mid-query')
+    expect(logged).not.toContain('NEVER-PRINT')
+  })
+})

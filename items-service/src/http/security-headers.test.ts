@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { movies, useTestApp } from '../test-support/test-app.js'
+import { htmlHeaders, originOf } from './html-headers.js'
+
+const webAssets = new Map([
+  ['app.js', { body: new TextEncoder().encode('export {}'), type: 'text/javascript' }],
+])
+
+/** The directives of a Content-Security-Policy, by name. */
+function directives(policy: string | null): Record<string, string> {
+  return Object.fromEntries(
+    (policy ?? '').split(';').map((directive) => {
+      const [name = '', ...sources] = directive.trim().split(/\s+/)
+      return [name, sources.join(' ')]
+    }),
+  )
+}
+
+describe('the security headers of every answer', () => {
+  const app = useTestApp({ webAssets, mailServiceUrl: 'https://mail.example/v1/' })
+
+  it('the page admits only its own scripts, styles and images, and calls only its origin and mail', async () => {
+    const response = await app().request('/')
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(directives(response.headers.get('content-security-policy'))).toEqual({
+      'default-src': "'none'",
+      'script-src': "'self'",
+      'style-src': "'self'",
+      'img-src': "'self' data:",
+      'connect-src': "'self' https://mail.example",
+      'form-action': "'self'",
+      'base-uri': "'none'",
+      'frame-ancestors': "'none'",
+    })
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+  })
+
+  it('the docs page allows exactly its inline stylesheet, by hash, and no inline script', async () => {
+    const response = await app().request('/docs')
+    const page = await response.text()
+    const style = page.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? ''
+    const hash = createHash('sha256').update(style).digest('base64')
+    const policy = directives(response.headers.get('content-security-policy'))
+    expect(policy['style-src']).toBe(`'self' 'sha256-${hash}'`)
+    expect(policy['script-src']).toBe("'self'")
+    expect(policy['default-src']).toBe("'none'")
+    expect(page).not.toMatch(/<script|\sstyle=|\son\w+=/i)
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+  })
+
+  it.each<[string, () => Promise<Response>]>([
+    ['GET /items', () => app().request('/items')],
+    ['GET /items/<id> unknown', () => app().get('nope')],
+    ['POST /items created', () => app().post(movies.shawshank)],
+    ['POST /items invalid', () => app().post({ id: 'x' })],
+    ['GET /healthz', () => app().request('/healthz')],
+    ['GET /openapi.json', () => app().request('/openapi.json')],
+    ['an unknown route', () => app().request('/nowhere')],
+  ])('%s answers JSON with X-Content-Type-Options: nosniff', async (_, send) => {
+    const response = await send()
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('serves the built files with nosniff, so a script is never guessed from its bytes', async () => {
+    const response = await app().request('/assets/app.js')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+})
+
+describe('htmlHeaders', () => {
+  it('allows only the origin of an absolute mail-service URL, and nothing for a path', () => {
+    expect(originOf('http://localhost:4001')).toEqual(['http://localhost:4001'])
+    expect(originOf('https://mail.example/v1/')).toEqual(['https://mail.example'])
+    expect(originOf('/mail')).toEqual([])
+  })
+
+  it('lets no URL add a directive of its own', () => {
+    for (const url of ['https://a;script-src *', 'https://a%3Bb', 'https://a,b']) {
+      expect(originOf(url)).toEqual([])
+      const policy = htmlHeaders({ connectTo: [url] })['content-security-policy']
+      expect(policy).toContain("connect-src 'self';")
+    }
+  })
+})

@@ -1,0 +1,33 @@
+import type { Server } from 'node:http'
+
+/** How a server's stop went: `cut` connections still had a request in flight at the deadline. */
+export type Closed = { cut: number }
+
+/**
+ * Stops `server` accepting, lets the requests in flight finish for at most `timeoutMs`, then
+ * closes the connections still open (a client that trickles a body never to end it must not
+ * keep the process). Resolves once every connection is closed.
+ * @example const { cut } = await closeServer(server, 10_000)
+ */
+export function closeServer(server: Server, timeoutMs: number): Promise<Closed> {
+  return new Promise((resolve) => {
+    let cut = 0
+    // Idle keep-alive connections would hold close() open, and so would those that go idle
+    // after finishing a request in flight: close them as they become idle.
+    const closeIdle = () => server.closeIdleConnections()
+    const sweep = setInterval(closeIdle, 100)
+    const deadline = setTimeout(() => {
+      closeIdle()
+      server.getConnections((_, count) => {
+        cut = count ?? 0
+        server.closeAllConnections()
+      })
+    }, timeoutMs)
+    server.close(() => {
+      clearInterval(sweep)
+      clearTimeout(deadline)
+      resolve({ cut })
+    })
+    closeIdle()
+  })
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../app.js'
+import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
+import { OutboxMailer } from '../mailer/outbox-mailer.js'
+
+const apiKey = 'headers-test-key'
+const outbox = new OutboxMailer(new MemoryMailLog())
+const app = createApp({
+  mailer: outbox,
+  mailLog: new MemoryMailLog(),
+  outbox,
+  apiKeys: [apiKey],
+  corsOrigins: ['*'],
+  template: { from: 'a@example.com', subject: 'Hi', text: 'Hello {name}' },
+  log: () => {},
+  logError: () => {},
+})
+const request = (path: string, init?: RequestInit) => Promise.resolve(app.request(path, init))
+// With its length declared, as every HTTP client sends it.
+const sendMail = (body: string, headers: Record<string, string> = {}) =>
+  request('/sendmail', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-apikey': apiKey,
+      ...headers,
+    },
+    body,
+  })
+
+/** The directives of a Content-Security-Policy, by name. */
+function directives(policy: string | null): Record<string, string> {
+  return Object.fromEntries(
+    (policy ?? '').split(';').map((directive) => {
+      const [name = '', ...sources] = directive.trim().split(/\s+/)
+      return [name, sources.join(' ')]
+    }),
+  )
+}
+
+describe('GET /docs', () => {
+  it('allows only its own origin and exactly its inline stylesheet, by hash', async () => {
+    const response = await request('/docs')
+    const page = await response.text()
+    const style = page.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? ''
+    const hash = createHash('sha256').update(style).digest('base64')
+    expect(directives(response.headers.get('content-security-policy'))).toEqual({
+      'default-src': "'none'",
+      'script-src': "'self'",
+      'style-src': `'self' 'sha256-${hash}'`,
+      'img-src': "'self' data:",
+      'connect-src': "'self'",
+      'form-action': "'self'",
+      'base-uri': "'none'",
+      'frame-ancestors': "'none'",
+    })
+    expect(page).not.toMatch(/<script|\sstyle=|\son\w+=/i)
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+  })
+})
+
+describe('JSON answers', () => {
+  it.each<[string, () => Promise<Response>]>([
+    ['201 from /sendmail', () => sendMail('{"email":"ada@example.com","name":"Ada"}')],
+    ['400 from /sendmail', () => sendMail('{"email":"not an address","name":"Ada"}')],
+    ['401 from /sendmail', () => sendMail('{}', { 'x-apikey': 'wrong' })],
+    ['413 from /sendmail', () => sendMail(JSON.stringify({ pad: 'x'.repeat(17_000) }))],
+    ['GET /maillog', () => request('/maillog', { headers: { 'x-apikey': apiKey } })],
+    ['GET /healthz', () => request('/healthz')],
+    ['GET /openapi.json', () => request('/openapi.json')],
+    ['an unknown route', () => request('/nowhere')],
+  ])('%s carries X-Content-Type-Options: nosniff', async (_, send) => {
+    const response = await send()
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('close the connection when they refuse a body before reading it', async () => {
+    const tooLarge = await sendMail(JSON.stringify({ pad: 'x'.repeat(17_000) }))
+    expect(tooLarge.status).toBe(413)
+    expect(tooLarge.headers.get('connection')).toBe('close')
+    const unauthorized = await sendMail('{}', { 'x-apikey': 'wrong' })
+    expect(unauthorized.headers.get('connection')).toBe('close')
+    const listing = await request('/maillog')
+    expect(listing.status).toBe(401)
+    expect(listing.headers.get('connection')).toBeNull()
+  })
+})

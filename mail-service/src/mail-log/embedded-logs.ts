@@ -1,0 +1,64 @@
+import { EmbeddedEnv } from '@movies-and-mail/embedded-store'
+import { EmbeddedMailLog } from './embedded-mail-log.js'
+import { importNedbLogOnce } from './nedb-import.js'
+
+/** The logs the service keeps; each was a NeDB file `<name>.db` in earlier releases. */
+const logNames = ['maillog', 'outbox'] as const
+
+/**
+ * The Node entry's logs when no Deta Base is set: one embedded store for the service
+ * (`<dataDir>/mail-service.mdb`), opened when the first log is asked for, so a service whose
+ * logs live elsewhere never takes DATA_DIR. Opening it imports the earlier release's log files
+ * once. Rejects with DataDirInUseError when another process holds DATA_DIR, and with
+ * StoreDamagedError when a file there cannot be read as it is.
+ * @example
+ * const logs = new EmbeddedLogs('.data')
+ * const mailLog = await logs.open<MailLogEntry>('maillog')
+ * await logs.close()
+ */
+export class EmbeddedLogs {
+  readonly #dataDir: string
+  readonly #say: (line: string) => void
+  #env: Promise<EmbeddedEnv> | undefined
+  readonly #logs: EmbeddedMailLog<object>[] = []
+
+  /** @param say where the lines about an import go */
+  constructor(dataDir: string, { say = console.log }: { say?: (line: string) => void } = {}) {
+    this.#dataDir = dataDir
+    this.#say = say
+  }
+
+  async open<T extends object>(name: (typeof logNames)[number]): Promise<EmbeddedMailLog<T>> {
+    // A failed open is not remembered: the next call tries again.
+    this.#env ??= this.#openEnv().catch((error: unknown) => {
+      this.#env = undefined
+      throw error
+    })
+    const log = new EmbeddedMailLog<T>(await this.#env, name)
+    this.#logs.push(log)
+    return log
+  }
+
+  /** Closes the logs, then the store; nothing when no log was opened. */
+  async close(): Promise<void> {
+    const opening = this.#env
+    this.#env = undefined
+    const env = await opening?.catch(() => undefined)
+    if (!env) return
+    await Promise.allSettled(this.#logs.splice(0).map((log) => log.close()))
+    await env.close()
+  }
+
+  async #openEnv(): Promise<EmbeddedEnv> {
+    const env = await EmbeddedEnv.open(this.#dataDir, 'mail-service')
+    try {
+      for (const name of logNames) {
+        for (const line of await importNedbLogOnce(env, name)) this.#say(line)
+      }
+      return env
+    } catch (error) {
+      await env.close()
+      throw error
+    }
+  }
+}
