@@ -1,6 +1,9 @@
 // Bundles the two entries: dist/server.js for Node (dependencies stay in node_modules) and
 // dist/worker.js, a self-contained module Worker with every dependency inlined.
+import { createRequire } from 'node:module'
 import { build } from 'esbuild'
+
+const require = createRequire(import.meta.url)
 
 const root = new URL('..', import.meta.url).pathname
 const common = {
@@ -22,6 +25,17 @@ const noNodeFs = {
   },
 }
 
+// The workspace's own packages export their TypeScript sources, which Node cannot load: they are
+// bundled; every other package stays in node_modules.
+const bundleWorkspacePackages = {
+  name: 'bundle-workspace-packages',
+  setup(build) {
+    build.onResolve({ filter: /^@movies-and-mail\// }, (args) => ({
+      path: require.resolve(args.path),
+    }))
+  },
+}
+
 await Promise.all([
   build({
     ...common,
@@ -29,6 +43,7 @@ await Promise.all([
     outfile: 'dist/server.js',
     platform: 'node',
     packages: 'external',
+    plugins: [bundleWorkspacePackages],
   }),
   build({
     ...common,

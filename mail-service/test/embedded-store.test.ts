@@ -5,6 +5,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ensureBuilt, type RunningServer, runServer, runToExit } from './support/run-server.js'
 import { SmallDisk } from './support/small-disk.js'
 
+// Long enough that redacting it from the output leaves the rest of a line as it was.
+const apiKey = 'store-test-key-4f1d'
 let dataDir: string
 const running: RunningServer[] = []
 
@@ -21,7 +23,7 @@ afterEach(async () => {
 })
 
 async function start(env: Record<string, string> = {}): Promise<RunningServer> {
-  const server = await runServer({ DATA_DIR: dataDir, API_KEYS: 'k', ...env })
+  const server = await runServer({ DATA_DIR: dataDir, API_KEYS: apiKey, ...env })
   running.push(server)
   return server
 }
@@ -34,19 +36,19 @@ async function killed(server: RunningServer): Promise<void> {
 const send = (server: RunningServer, n: number) =>
   fetch(`${server.url}/sendmail`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-apikey': 'k' },
+    headers: { 'content-type': 'application/json', 'x-apikey': apiKey },
     body: JSON.stringify({ email: `reader${n}@example.com`, name: `Reader ${n}` }),
   })
 
 const read = async (server: RunningServer, path: string) => {
-  const response = await fetch(`${server.url}${path}`, { headers: { 'x-apikey': 'k' } })
+  const response = await fetch(`${server.url}${path}`, { headers: { 'x-apikey': apiKey } })
   return { status: response.status, body: await response.json() }
 }
 
 describe('two processes on one DATA_DIR', () => {
   it('refuses the second at start, naming the directory and the first one', async () => {
     const first = await start()
-    const second = await runToExit({ DATA_DIR: dataDir, API_KEYS: 'k' })
+    const second = await runToExit({ DATA_DIR: dataDir, API_KEYS: apiKey })
     expect(second.code).toBe(1)
     expect(second.output).toContain(
       `mail-service cannot start: DATA_DIR ${dataDir} is in use by mail-service (pid ${first.child.pid}`,
@@ -110,7 +112,7 @@ describe('the log files of the NeDB release in DATA_DIR', () => {
   it('refuse the start when a line in the middle is damaged, naming the file and the line', async () => {
     const file = join(dataDir, 'outbox.db')
     await writeFile(file, `${line({ _id: 'a' })}{"_id":"b",\n${line({ _id: 'c' })}`)
-    const { code, output } = await runToExit({ DATA_DIR: dataDir, API_KEYS: 'k' })
+    const { code, output } = await runToExit({ DATA_DIR: dataDir, API_KEYS: apiKey })
     expect(code).toBe(1)
     expect(output).toContain(`mail-service cannot start: ${file} is damaged (line 2 is not`)
   })

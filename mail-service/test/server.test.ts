@@ -131,7 +131,7 @@ describe('node dist/server.js', () => {
   it('says plainly when its port is taken, and exits 1', async () => {
     const first = await start({ API_KEYS: 'k' })
     const port = new URL(first.url).port
-    const { code, output } = await runToExit({ DATA_DIR: dataDir, PORT: port })
+    const { code, output } = await runToExit({ DATA_DIR: join(dataDir, 'other'), PORT: port })
     expect(code).toBe(1)
     expect(output).toContain(`mail-service cannot start: port ${port} is in use`)
     expect(output).not.toMatch(/\n\s+at /)

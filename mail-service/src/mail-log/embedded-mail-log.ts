@@ -56,7 +56,7 @@ export class EmbeddedMailLog<T extends object> implements MailLog<T> {
     await this.#commit(at.length, () => probes.put('last-probe', at))
   }
 
-  /** Refuses further calls once the writes in flight are done; the store stays open. */
+  /** Refuses further calls, and resolves once the writes in flight are done; the store stays open. */
   async close(): Promise<void> {
     this.#closed = true
     await Promise.allSettled(this.#inFlight)
