@@ -2,6 +2,12 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    projects: ['packages/embedded-store', 'items-service', 'mail-service', 'test'],
+    projects: [
+      'packages/embedded-store',
+      'packages/http-kit',
+      'items-service',
+      'mail-service',
+      'test',
+    ],
   },
 })

@@ -1,8 +1,9 @@
 // zod's tree-shakable form: the settings are read at start-up, before the routes load, and
 // leaving the full zod's chained API to the routes takes 15-30 ms off start-up here.
+
+import { secretsOfEnv, shownValue } from '@movies-and-mail/http-kit'
 import * as z from 'zod/mini'
 import en from 'zod/v4/locales/en.js'
-import { secretsOfEnv, shownValue } from './http/redact.js'
 
 // The full zod sets its English messages itself; this form leaves that to its user.
 z.config(en())

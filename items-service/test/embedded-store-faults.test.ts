@@ -1,5 +1,6 @@
 import { open, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { SmallDisk } from '@movies-and-mail/embedded-store/test-support'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   killServicesAfter,
@@ -7,7 +8,6 @@ import {
   ServiceProcess,
   temporaryDataDir,
 } from './support/service-process.js'
-import { SmallDisk } from './support/small-disk.js'
 
 const json = { 'content-type': 'application/json' }
 const movie = (n: number) => ({ id: `tt${n}`, name: `Movie ${n}`, genre: 'Drama' })

@@ -1,5 +1,5 @@
+import { largeUpload } from '@movies-and-mail/http-kit/test-support'
 import { describe, expect, it } from 'vitest'
-import { largeUpload } from './support/large-upload.js'
 import {
   killServicesAfter,
   type RunningService,

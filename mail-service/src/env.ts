@@ -1,5 +1,5 @@
+import { secretsOfEnv, shownValue } from '@movies-and-mail/http-kit'
 import { z } from 'zod'
-import { secretsOfEnv, shownValue } from './http/redact.js'
 
 const mailgunHosts = { us: 'https://api.mailgun.net', eu: 'https://api.eu.mailgun.net' } as const
 

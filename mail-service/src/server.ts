@@ -1,9 +1,9 @@
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
+import { redactText } from '@movies-and-mail/http-kit'
+import { closeServer } from '@movies-and-mail/http-kit/node'
 import { createApp } from './app.js'
 import { parseEnv, secretValues } from './env.js'
-import { closeServer } from './http/close-server.js'
-import { redactText } from './http/redact.js'
 import { EmbeddedLogs } from './mail-log/embedded-logs.js'
 import { describeSetup, openAdapters } from './stores.js'
 

@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { SmallDisk } from '@movies-and-mail/embedded-store/test-support'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ensureBuilt, type RunningServer, runServer, runToExit } from './support/run-server.js'
-import { SmallDisk } from './support/small-disk.js'
 
 // Long enough that redacting it from the output leaves the rest of a line as it was.
 const apiKey = 'store-test-key-4f1d'

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { largeUpload } from '@movies-and-mail/http-kit/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { largeUpload } from './support/large-upload.js'
 import { ensureBuilt, type RunningServer, runServer } from './support/run-server.js'
 
 const hundredMegabytes = 100_000_000

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
+import { unreadBodyHeaders } from '@movies-and-mail/http-kit'
 import type { MiddlewareHandler } from 'hono'
-import { unreadBodyHeaders } from './unread-body.js'
 
 /**
  * Requires header `x-apikey` to equal `apiKey` (compared in constant time); 401 otherwise.

@@ -1,5 +1,5 @@
+import { unreadBodyHeaders } from '@movies-and-mail/http-kit'
 import type { MiddlewareHandler } from 'hono'
-import { unreadBodyHeaders } from './unread-body.js'
 
 const encoder = new TextEncoder()
 

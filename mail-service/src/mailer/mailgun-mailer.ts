@@ -1,4 +1,4 @@
-import { redactText, secretsOfUrl } from '../http/redact.js'
+import { redactText, secretsOfUrl } from '@movies-and-mail/http-kit'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 import { reasonPhrase } from './reason-phrases.js'
 

@@ -10,7 +10,7 @@ export class SmallDisk {
   /** Mounts a tmpfs of `size` (like `256k`); null when this process may not mount one. */
   static async mount(size: string): Promise<SmallDisk | null> {
     if (process.platform !== 'linux' || process.getuid?.() !== 0) return null
-    const dir = await mkdtemp(join(tmpdir(), 'mail-small-disk-'))
+    const dir = await mkdtemp(join(tmpdir(), 'small-disk-'))
     try {
       execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' })
       return new SmallDisk(dir)

@@ -1,0 +1,1 @@
+export { closeServer } from './close-server.js'
