@@ -27,7 +27,7 @@ await mkdir('dist/web', { recursive: true })
 
 await Promise.all([
   build({
-    entryPoints: ['src/server.ts'],
+    entryPoints: { server: 'src/node/server.ts' },
     outdir: 'dist',
     // A chunk of its own for what loads on demand (the MongoDB driver), so start-up skips it.
     splitting: true,
@@ -39,11 +39,7 @@ await Promise.all([
     // Dependencies are bundled too: resolving and loading hundreds of files made start-up slow.
     // The MongoDB driver and LMDB stay packages of their own (they load native modules).
     external: ['mongodb', 'lmdb'],
-    // Bundled CommonJS (NeDB) requires Node's built-in modules.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    minify: true,
+    minify: !process.env.NO_MINIFY,
     plugins: [englishZodMessagesOnly],
     sourcemap: true,
     logLevel: 'warning',

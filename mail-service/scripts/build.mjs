@@ -39,7 +39,7 @@ const bundleWorkspacePackages = {
 await Promise.all([
   build({
     ...common,
-    entryPoints: ['src/server.ts'],
+    entryPoints: ['src/node/server.ts'],
     outfile: 'dist/server.js',
     platform: 'node',
     packages: 'external',
@@ -47,7 +47,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/worker.ts'],
+    entryPoints: ['src/worker/worker.ts'],
     outfile: 'dist/worker.js',
     platform: 'browser',
     conditions: ['workerd', 'worker', 'browser'],

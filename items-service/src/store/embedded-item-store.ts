@@ -10,7 +10,6 @@ import type { Item, ItemFields } from '../items/item.schema.js'
 import {
   DuplicateIdError,
   type ItemStore,
-  type MemoryReads,
   StoreFullError,
   StoreUnavailableError,
 } from './item-store.js'
@@ -32,7 +31,7 @@ type WritePlan = { bytes: number; writes: () => void; apply: () => void }
  * when a write is durable: a read serialises nothing, a write serialises only its item. Writes
  * that touch the same `id` run one after another; the others share the engine's transactions.
  */
-export class EmbeddedItemStore implements ItemStore, MemoryReads {
+export class EmbeddedItemStore implements ItemStore {
   /** What opening the store did that its user should hear of (an import, a skipped line). */
   readonly notices: string[]
   readonly #env: EmbeddedEnv
@@ -72,18 +71,10 @@ export class EmbeddedItemStore implements ItemStore, MemoryReads {
   }
 
   async list(): Promise<Uint8Array> {
-    return this.listNow()
-  }
-
-  async find(id: string): Promise<Uint8Array | null> {
-    return this.findNow(id)
-  }
-
-  listNow(): Uint8Array {
     return this.#cache.bytes()
   }
 
-  findNow(id: string): Uint8Array | null {
+  async find(id: string): Promise<Uint8Array | null> {
     const key = this.#keyById.get(id)
     return key === undefined ? null : (this.#cache.get(key) ?? null)
   }

@@ -23,17 +23,6 @@ export interface ItemStore {
   close(): Promise<void>
 }
 
-/**
- * Reads that a store keeping every item's JSON in this process answers at once, from memory:
- * the Node entry serves them without going through the app (see `items.direct-reads.ts`).
- */
-export interface MemoryReads {
-  /** What `list()` resolves to, now. */
-  listNow(): Uint8Array
-  /** What `find(id)` resolves to, now. */
-  findNow(id: string): Uint8Array | null
-}
-
 /** Another item already has this `id`. */
 export class DuplicateIdError extends Error {
   constructor(readonly id: string) {

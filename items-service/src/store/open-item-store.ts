@@ -1,12 +1,10 @@
 import type { Settings } from '../env.js'
 import { EmbeddedItemStore } from './embedded-item-store.js'
-import type { ItemStore, MemoryReads } from './item-store.js'
+import type { ItemStore } from './item-store.js'
 
 export type OpenedItemStore = {
   store: ItemStore
   description: string
-  /** Set when the store answers reads from memory (the embedded one); MongoDB's cannot. */
-  memoryReads?: MemoryReads
   /** What opening the store did that the start-up log should say. */
   notices: string[]
 }
@@ -27,5 +25,5 @@ export async function openItemStore(settings: Settings): Promise<OpenedItemStore
   }
   const store = await EmbeddedItemStore.open(settings.DATA_DIR, settings.COLLECTION_NAME)
   const description = `embedded store in ${settings.DATA_DIR}`
-  return { store, description, memoryReads: store, notices: store.notices }
+  return { store, description, notices: store.notices }
 }

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { errorResponse } from './http/error-response.js'
+import { errorResponse } from '../http/error-response.js'
 
 /** GET /healthz: whether the service and its database answer. */
 export const healthRoute = createRoute({

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises'
-import { mediaTypeOf, type WebAsset, type WebAssets } from './web-assets.js'
+import { mediaTypeOf, type WebAsset, type WebAssets } from '../web/web-assets.js'
 
 /** Reads the built web app (one folder, no subfolders) into memory once, at start. */
 export async function loadWebAssets(directory: URL): Promise<WebAssets> {

@@ -1,8 +1,8 @@
 import type { Hono } from 'hono'
-import { createApp } from './app.js'
-import { parseEnv } from './env.js'
-import { MemoryMailLog } from './mail-log/memory-mail-log.js'
-import { describeSetup, openAdapters } from './stores.js'
+import { createApp } from '../app.js'
+import { parseEnv } from '../env.js'
+import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
+import { describeSetup, openAdapters } from '../stores.js'
 
 type Bindings = Record<string, unknown>
 

@@ -1,0 +1,61 @@
+import { redactText } from '@movies-and-mail/http-kit'
+import { batchedLines, listen, stopOnSignals } from '@movies-and-mail/http-kit/node'
+import { createApp } from '../app.js'
+import { parseEnv, secretValues } from '../env.js'
+import { EmbeddedLogs } from '../mail-log/embedded-logs.js'
+import { describeSetup, openAdapters } from '../stores.js'
+
+// Request lines leave in one write per turn of the event loop, not one system call each.
+const output = batchedLines((text) => process.stdout.write(text))
+process.on('exit', output.flush)
+const log = (line: string) => output.write(`${line}\n`)
+
+async function main(): Promise<void> {
+  const settings = parseEnv(process.env)
+  // Opened by the first log asked for: not at all when the logs live in a Deta Base.
+  const localLogs = new EmbeddedLogs(settings.dataDir)
+  const { mailer, mailLog, outbox } = await openAdapters(settings, (name) => localLogs.open(name))
+  const apiKeys = settings.apiKeys.length > 0 ? settings.apiKeys : [randomKey()]
+  const app = createApp({
+    mailer,
+    mailLog,
+    outbox,
+    apiKeys,
+    corsOrigins: settings.corsOrigins,
+    template: settings.mail,
+    log: output.write,
+  })
+  const { server, address, port } = await listen(app.fetch, {
+    port: settings.port,
+    host: settings.host,
+  })
+  const banner = [
+    `mail-service listening on http://${address}:${port} (docs at /docs)`,
+    ...describeSetup(settings, `embedded store in ${settings.dataDir}`),
+  ]
+  if (settings.apiKeys.length === 0) {
+    banner.push(`API_KEYS is not set; for this run only, x-apikey: ${apiKeys[0]}`)
+  }
+  // One write, so whoever reads the output sees the banner whole.
+  log(banner.join('\n'))
+  stopOnSignals(server, {
+    timeoutMs: settings.shutdownTimeoutMs,
+    close: () => localLogs.close(),
+    log,
+    fail,
+  })
+}
+
+function randomKey(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
+}
+
+/** Says why the process stops, with no secret of the environment in it, and exits 1. */
+function fail(what: string, reason: unknown): never {
+  const message = reason instanceof Error ? reason.message : String(reason)
+  output.flush()
+  console.error(redactText(`mail-service ${what}: ${message}`, secretValues(process.env)))
+  process.exit(1)
+}
+
+main().catch((reason: unknown) => fail('cannot start', reason))
