@@ -2,13 +2,13 @@ import type { Hook } from '@hono/zod-openapi'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { redactText } from '@movies-and-mail/http-kit'
 import { HTTPException } from 'hono/http-exception'
+import { addOpenApiRoutes } from './docs/openapi.routes.js'
 import { healthRoute } from './health/health.routes.js'
 import { cors } from './http/cors.js'
 import { describeIssues } from './http/error-response.js'
 import { type RequestLogVariables, requestLog } from './http/request-log.js'
 import { type ResponseHeadersVariables, responseHeaders } from './http/response-headers.js'
 import { itemsApp } from './items/items.app.js'
-import { addOpenApiRoutes } from './docs/openapi.routes.js'
 import {
   DuplicateIdError,
   type ItemStore,
