@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { failingStore } from '../test/support/failing-store.js'
+import { movies, useTestApp } from '../test/support/test-app.js'
 import { createApp } from './app.js'
 import { type ItemStore, StoreUnavailableError } from './store/item-store.js'
-import { failingStore } from './test-support/failing-store.js'
-import { movies, useTestApp } from './test-support/test-app.js'
 
 function appOver(store: ItemStore) {
   const lines: string[] = []

@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest'
 import { parseEnv, secretValues, settingNames } from './env.js'
 
 const defaults = {
-  PORT: 4000,
-  HOST: '0.0.0.0',
-  CONNECTION_URL: undefined,
-  DB_NAME: 'data',
-  COLLECTION_NAME: 'movies',
-  DATA_DIR: '.data',
-  ITEMS_APIKEY: undefined,
-  CORS_ORIGINS: ['*'],
-  CONNECT_TIMEOUT_MS: 10_000,
-  SHUTDOWN_TIMEOUT_MS: 10_000,
-  MAIL_SERVICE_URL: 'http://localhost:4001',
+  port: 4000,
+  host: '0.0.0.0',
+  connectionUrl: undefined,
+  dbName: 'data',
+  collectionName: 'movies',
+  dataDir: '.data',
+  apiKey: undefined,
+  corsOrigins: ['*'],
+  connectTimeoutMs: 10_000,
+  shutdownTimeoutMs: 10_000,
+  mailServiceUrl: 'http://localhost:4001',
 }
 
 describe('parseEnv', () => {
@@ -35,22 +35,22 @@ describe('parseEnv', () => {
       MAIL_SERVICE_URL: 'https://mail.example',
     })
     expect(settings).toStrictEqual({
-      PORT: 8080,
-      HOST: '127.0.0.1',
-      CONNECTION_URL: 'mongodb+srv://user:pw@cluster.example.net/?retryWrites=true',
-      DB_NAME: 'films',
-      COLLECTION_NAME: 'catalogue',
-      DATA_DIR: '/var/lib/items',
-      ITEMS_APIKEY: 'k3y',
-      CORS_ORIGINS: ['https://a.example', 'https://b.example'],
-      CONNECT_TIMEOUT_MS: 1500,
-      SHUTDOWN_TIMEOUT_MS: 2500,
-      MAIL_SERVICE_URL: 'https://mail.example',
+      port: 8080,
+      host: '127.0.0.1',
+      connectionUrl: 'mongodb+srv://user:pw@cluster.example.net/?retryWrites=true',
+      dbName: 'films',
+      collectionName: 'catalogue',
+      dataDir: '/var/lib/items',
+      apiKey: 'k3y',
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      connectTimeoutMs: 1500,
+      shutdownTimeoutMs: 2500,
+      mailServiceUrl: 'https://mail.example',
     })
   })
 
   it('accepts PORT=0, which asks the system for a free port', () => {
-    expect(parseEnv({ PORT: '0' }).PORT).toBe(0)
+    expect(parseEnv({ PORT: '0' }).port).toBe(0)
   })
 
   it('falls back to the default for an empty or blank setting', () => {
@@ -85,13 +85,22 @@ describe('parseEnv', () => {
     )
   })
 
+  it('says what a good value looks like', () => {
+    expect(() => parseEnv({ PORT: 'abc' })).toThrow(
+      'PORT="abc": must be a whole number from 0 to 65535',
+    )
+    expect(() => parseEnv({ CORS_ORIGINS: 'localhost:4000' })).toThrow(
+      'CORS_ORIGINS="localhost:4000": must be * or a comma list of origins',
+    )
+  })
+
   it('says which scheme CONNECTION_URL needs', () => {
     expect(() => parseEnv({ CONNECTION_URL: 'http://x' })).toThrow(/mongodb:\/\/ or mongodb\+srv/)
   })
 
   it('takes MAIL_SERVICE_URL as an http(s) URL or a path on the same origin', () => {
-    expect(parseEnv({ MAIL_SERVICE_URL: '/mail' }).MAIL_SERVICE_URL).toBe('/mail')
-    expect(parseEnv({ MAIL_SERVICE_URL: 'https://mail.example/v1' }).MAIL_SERVICE_URL).toBe(
+    expect(parseEnv({ MAIL_SERVICE_URL: '/mail' }).mailServiceUrl).toBe('/mail')
+    expect(parseEnv({ MAIL_SERVICE_URL: 'https://mail.example/v1' }).mailServiceUrl).toBe(
       'https://mail.example/v1',
     )
     for (const bad of ['mail', '//evil.example', 'javascript:alert(1)']) {
@@ -129,7 +138,21 @@ describe('parseEnv', () => {
   })
 
   it('lists every setting it reads by name', () => {
-    expect([...settingNames].sort()).toEqual(Object.keys(defaults).sort())
+    expect([...settingNames].sort()).toEqual(
+      [
+        'PORT',
+        'HOST',
+        'CONNECTION_URL',
+        'DB_NAME',
+        'COLLECTION_NAME',
+        'DATA_DIR',
+        'ITEMS_APIKEY',
+        'CORS_ORIGINS',
+        'CONNECT_TIMEOUT_MS',
+        'SHUTDOWN_TIMEOUT_MS',
+        'MAIL_SERVICE_URL',
+      ].sort(),
+    )
   })
 })
 

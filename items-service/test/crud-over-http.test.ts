@@ -1,10 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import {
-  killServicesAfter,
-  type RunningService,
-  ServiceProcess,
-  temporaryDataDir,
-} from './support/service-process.js'
+import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startService, temporaryDataDir } from './support/built-service.js'
 
 const json = { 'content-type': 'application/json', 'x-apikey': 'test-key' }
 const heat = { id: 'tt0113277', name: 'Heat', genre: 'Crime' }
@@ -12,12 +8,12 @@ const amelie = { id: 'Amélie 2001', name: 'Le Fabuleux Destin d’Amélie Poula
 const path = (id: string) => `/items/${encodeURIComponent(id)}`
 
 describe('the built service over HTTP', () => {
-  killServicesAfter('all')
-  let service: RunningService
+  afterAll(killBuiltEntries)
+  let service: BuiltEntry
   const call = (route: string, init: RequestInit = {}) => fetch(service.url + route, init)
 
   beforeAll(async () => {
-    service = await ServiceProcess.start({
+    service = await startService({
       DATA_DIR: await temporaryDataDir(),
       ITEMS_APIKEY: 'test-key',
       CORS_ORIGINS: 'https://app.example',

@@ -1,15 +1,11 @@
-import { describe, expect, it } from 'vitest'
-import {
-  killServicesAfter,
-  type RunningService,
-  ServiceProcess,
-  temporaryDataDir,
-} from './support/service-process.js'
+import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startService, temporaryDataDir } from './support/built-service.js'
 
 const json = { 'content-type': 'application/json' }
 const movie = (n: number) => ({ id: `tt${n}`, name: `Movie ${n}`, genre: 'Drama' })
 
-async function send(service: RunningService, method: string, route: string, body?: unknown) {
+async function send(service: BuiltEntry, method: string, route: string, body?: unknown) {
   const response = await fetch(service.url + route, {
     method,
     headers: json,
@@ -20,35 +16,35 @@ async function send(service: RunningService, method: string, route: string, body
 }
 
 /** Kills the process without warning, as a crash or `kill -9` would, and waits until it is gone. */
-async function crash(service: RunningService): Promise<void> {
+async function crash(service: BuiltEntry): Promise<void> {
   service.kill('SIGKILL')
   expect((await service.exited).signal).toBe('SIGKILL')
 }
 
 describe('acknowledged writes survive kill -9', () => {
-  killServicesAfter()
+  afterEach(killBuiltEntries)
 
   it('keeps every acknowledged POST', async () => {
     const DATA_DIR = await temporaryDataDir()
-    const first = await ServiceProcess.start({ DATA_DIR })
+    const first = await startService({ DATA_DIR })
     let acknowledged: unknown
     for (let n = 1; n <= 6; n++) acknowledged = await send(first, 'POST', '/items', movie(n))
     await crash(first)
 
-    const second = await ServiceProcess.start({ DATA_DIR })
+    const second = await startService({ DATA_DIR })
     expect(await send(second, 'GET', '/items')).toEqual(acknowledged)
     expect(acknowledged).toHaveLength(6)
   })
 
   it('keeps acknowledged PUT and DELETE', async () => {
     const DATA_DIR = await temporaryDataDir()
-    const first = await ServiceProcess.start({ DATA_DIR })
+    const first = await startService({ DATA_DIR })
     for (let n = 1; n <= 3; n++) await send(first, 'POST', '/items', movie(n))
     await send(first, 'PUT', '/items/tt1', { genre: 'Comedy', id: 'tt100' })
     const acknowledged = await send(first, 'DELETE', '/items/tt2')
     await crash(first)
 
-    const second = await ServiceProcess.start({ DATA_DIR })
+    const second = await startService({ DATA_DIR })
     expect(await send(second, 'GET', '/items')).toEqual(acknowledged)
     expect(acknowledged).toEqual([
       expect.objectContaining({ id: 'tt100', genre: 'Comedy' }),
@@ -58,19 +54,19 @@ describe('acknowledged writes survive kill -9', () => {
 
   it('keeps every acknowledged POST of many sent at once, and keeps counting after', async () => {
     const DATA_DIR = await temporaryDataDir()
-    const first = await ServiceProcess.start({ DATA_DIR })
+    const first = await startService({ DATA_DIR })
     const movies = Array.from({ length: 25 }, (_, n) => movie(n))
     await Promise.all(movies.map((item) => send(first, 'POST', '/items', item)))
     const acknowledged = await send(first, 'GET', '/items')
     await crash(first)
 
-    const second = await ServiceProcess.start({ DATA_DIR })
+    const second = await startService({ DATA_DIR })
     expect(await send(second, 'GET', '/items')).toEqual(acknowledged)
     const after = await send(second, 'POST', '/items', movie(99))
     expect(after.map((item: { id: string }) => item.id).at(-1)).toBe('tt99')
     await crash(second)
 
-    const third = await ServiceProcess.start({ DATA_DIR })
+    const third = await startService({ DATA_DIR })
     expect(await send(third, 'GET', '/items')).toEqual(after)
   })
 })

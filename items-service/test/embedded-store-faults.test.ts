@@ -1,33 +1,29 @@
 import { open, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SmallDisk } from '@movies-and-mail/embedded-store/test-support'
+import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  killServicesAfter,
-  type RunningService,
-  ServiceProcess,
-  temporaryDataDir,
-} from './support/service-process.js'
+import { failedStart, startService, temporaryDataDir } from './support/built-service.js'
 
 const json = { 'content-type': 'application/json' }
 const movie = (n: number) => ({ id: `tt${n}`, name: `Movie ${n}`, genre: 'Drama' })
 const bigMovie = (n: number) => ({ ...movie(n), plot: 'p'.repeat(3_000) })
 
-const post = (service: RunningService, body: unknown) =>
+const post = (service: BuiltEntry, body: unknown) =>
   fetch(`${service.url}/items`, { method: 'POST', headers: json, body: JSON.stringify(body) })
-const get = async (service: RunningService, path: string) => {
+const get = async (service: BuiltEntry, path: string) => {
   const response = await fetch(service.url + path)
   return { status: response.status, body: await response.json() }
 }
 
 describe('two processes on one DATA_DIR', () => {
-  killServicesAfter()
+  afterEach(killBuiltEntries)
 
   it('refuses the second at start, naming the directory and the owner', async () => {
     const DATA_DIR = await temporaryDataDir()
-    const first = await ServiceProcess.start({ DATA_DIR })
-    const second = await ServiceProcess.run({ DATA_DIR })
-    expect(second.exit.code).toBe(1)
+    const first = await startService({ DATA_DIR })
+    const second = await failedStart({ DATA_DIR })
+    expect(second.code).toBe(1)
     expect(second.stderr).toContain(`DATA_DIR ${DATA_DIR} is in use by items-service`)
     expect(second.stderr).toContain(`pid ${first.pid}`)
     expect((await post(first, movie(1))).status).toBe(201)
@@ -36,29 +32,29 @@ describe('two processes on one DATA_DIR', () => {
   it('lets exactly one of two simultaneous starts serve', async () => {
     const DATA_DIR = await temporaryDataDir()
     const starts = await Promise.allSettled([
-      ServiceProcess.start({ DATA_DIR }),
-      ServiceProcess.start({ DATA_DIR }),
+      startService({ DATA_DIR }),
+      startService({ DATA_DIR }),
     ])
     expect(starts.map((start) => start.status).sort()).toEqual(['fulfilled', 'rejected'])
   })
 
   it('never lets a lock left by a killed process block a restart', async () => {
     const DATA_DIR = await temporaryDataDir()
-    const first = await ServiceProcess.start({ DATA_DIR })
+    const first = await startService({ DATA_DIR })
     const acknowledged = await (await post(first, movie(1))).json()
     first.kill('SIGKILL')
     await first.exited
-    const second = await ServiceProcess.start({ DATA_DIR })
+    const second = await startService({ DATA_DIR })
     expect((await get(second, '/items')).body).toEqual(acknowledged)
   })
 })
 
 describe('a damaged store', () => {
-  killServicesAfter()
+  afterEach(killBuiltEntries)
 
   it('refuses to start, naming the file, and leaves the file as it is', async () => {
     const DATA_DIR = await temporaryDataDir()
-    const service = await ServiceProcess.start({ DATA_DIR })
+    const service = await startService({ DATA_DIR })
     for (let n = 0; n < 40; n++) expect((await post(service, bigMovie(n))).status).toBe(201)
     service.kill('SIGKILL')
     await service.exited
@@ -70,8 +66,8 @@ describe('a damaged store', () => {
     await handle.close()
     const damaged = await readFile(file)
 
-    const again = await ServiceProcess.run({ DATA_DIR })
-    expect(again.exit.code).toBe(1)
+    const again = await failedStart({ DATA_DIR })
+    expect(again.code).toBe(1)
     expect(again.stderr).toContain(`${file} is damaged`)
     expect(await readFile(file)).toEqual(damaged)
   })
@@ -83,7 +79,7 @@ if (!probe)
   console.log('Full-disk tests skipped: they mount a small tmpfs, which needs root on Linux')
 
 describe.skipIf(!probe)('a full disk (a 256 KiB tmpfs as DATA_DIR)', () => {
-  killServicesAfter()
+  afterEach(killBuiltEntries)
   let disk: SmallDisk
   let DATA_DIR: string
   beforeEach(async () => {
@@ -93,7 +89,7 @@ describe.skipIf(!probe)('a full disk (a 256 KiB tmpfs as DATA_DIR)', () => {
   afterEach(() => disk.unmount())
 
   /** POSTs 3 KB movies until one is refused; the list last acknowledged and the refused id. */
-  async function fill(service: RunningService) {
+  async function fill(service: BuiltEntry) {
     let acknowledged: unknown = []
     for (let n = 0; n < 200; n++) {
       const response = await post(service, bigMovie(n))
@@ -108,7 +104,7 @@ describe.skipIf(!probe)('a full disk (a 256 KiB tmpfs as DATA_DIR)', () => {
   }
 
   it('refuses the write that does not fit with 507 and keeps serving reads', async () => {
-    const service = await ServiceProcess.start({ DATA_DIR })
+    const service = await startService({ DATA_DIR })
     const { acknowledged, refused, next } = await fill(service)
     expect((await get(service, '/items')).body).toEqual(acknowledged)
     expect((await get(service, `/items/${refused}`)).status).toBe(404)
@@ -126,26 +122,26 @@ describe.skipIf(!probe)('a full disk (a 256 KiB tmpfs as DATA_DIR)', () => {
   })
 
   it('loses no acknowledged write and keeps no refused one across kill -9 or a stop', async () => {
-    const first = await ServiceProcess.start({ DATA_DIR })
+    const first = await startService({ DATA_DIR })
     const { acknowledged, refused } = await fill(first)
     first.kill('SIGKILL')
     await first.exited
 
-    const second = await ServiceProcess.start({ DATA_DIR })
+    const second = await startService({ DATA_DIR })
     expect((await get(second, '/items')).body).toEqual(acknowledged)
     expect((await get(second, `/items/${refused}`)).status).toBe(404)
     second.kill('SIGTERM')
     expect((await second.exited).code).toBe(0)
 
     disk.resize('2m')
-    const third = await ServiceProcess.start({ DATA_DIR })
+    const third = await startService({ DATA_DIR })
     expect((await get(third, '/items')).body).toEqual(acknowledged)
     expect((await post(third, { ...movie(0), id: refused })).status).toBe(201)
   })
 })
 
 describe('the datafile of an earlier release (NeDB)', () => {
-  killServicesAfter()
+  afterEach(killBuiltEntries)
   const ids = ['670000000000000000000001', '670000000000000000000002', '670000000000000000000003']
   const line = (document: object) => `${JSON.stringify(document)}\n`
   const datafile =
@@ -162,7 +158,7 @@ describe('the datafile of an earlier release (NeDB)', () => {
     const old = `${datafile}{"_id":"670000000000000000000009","id":"tt9","na`
     await writeFile(file, old)
 
-    const first = await ServiceProcess.start({ DATA_DIR })
+    const first = await startService({ DATA_DIR })
     expect((await get(first, '/items')).body).toEqual([
       { _id: ids[0], ...movie(1), genre: 'Comedy' },
       { _id: ids[1], ...movie(2) },
@@ -176,7 +172,7 @@ describe('the datafile of an earlier release (NeDB)', () => {
 
     // Imported once: what the file says now is not read again.
     await writeFile(file, line({ _id: ids[2], ...movie(3) }))
-    const second = await ServiceProcess.start({ DATA_DIR })
+    const second = await startService({ DATA_DIR })
     expect((await get(second, '/items')).body).toEqual(acknowledged)
     expect(second.stdout).not.toContain('imported')
   })
@@ -186,8 +182,8 @@ describe('the datafile of an earlier release (NeDB)', () => {
     const file = join(DATA_DIR, 'movies.db')
     const damaged = datafile.replace('"id":"tt1","name"', '"id":"tt1",#"name"')
     await writeFile(file, damaged)
-    const service = await ServiceProcess.run({ DATA_DIR })
-    expect(service.exit.code).toBe(1)
+    const service = await failedStart({ DATA_DIR })
+    expect(service.code).toBe(1)
     expect(service.stderr).toContain(`${file} is damaged (line 2 is not a JSON document`)
     expect(await readFile(file, 'utf8')).toBe(damaged)
   })

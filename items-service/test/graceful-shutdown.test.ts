@@ -1,11 +1,7 @@
 import { request } from 'node:http'
-import { describe, expect, it } from 'vitest'
-import {
-  killServicesAfter,
-  ServiceProcess,
-  sleep,
-  temporaryDataDir,
-} from './support/service-process.js'
+import { killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { afterEach, describe, expect, it } from 'vitest'
+import { sleep, startService, temporaryDataDir } from './support/built-service.js'
 
 /** Whether a fresh TCP connection can reach `url`. */
 function connects(url: string): Promise<boolean> {
@@ -20,11 +16,11 @@ function connects(url: string): Promise<boolean> {
 }
 
 describe('SIGTERM', () => {
-  killServicesAfter()
+  afterEach(killBuiltEntries)
 
   it('lets a request in flight finish, stops accepting, then exits 0', async () => {
     const DATA_DIR = await temporaryDataDir()
-    const service = await ServiceProcess.start({ DATA_DIR })
+    const service = await startService({ DATA_DIR })
     const body = new TextEncoder().encode('{"id":"tt1","name":"Slow upload","genre":"Drama"}')
     let finishBody = () => {}
     const stream = new ReadableStream<Uint8Array>({
@@ -59,12 +55,12 @@ describe('SIGTERM', () => {
     expect(Date.now() - answered).toBeLessThan(2_000)
     expect(service.stdout).toContain('SIGTERM')
 
-    const again = await ServiceProcess.start({ DATA_DIR })
+    const again = await startService({ DATA_DIR })
     expect(await (await fetch(`${again.url}/items/tt1`)).json()).toMatchObject({ id: 'tt1' })
   })
 
   it('exits 0 promptly when nothing is in flight, even after keep-alive requests', async () => {
-    const service = await ServiceProcess.start({ DATA_DIR: await temporaryDataDir() })
+    const service = await startService({ DATA_DIR: await temporaryDataDir() })
     for (let n = 0; n < 3; n++) await (await fetch(`${service.url}/items`)).text()
     const started = Date.now()
     service.kill('SIGTERM')
@@ -74,7 +70,7 @@ describe('SIGTERM', () => {
 
   it('cuts a body that never ends at SHUTDOWN_TIMEOUT_MS, exits 0 and keeps what was acknowledged', async () => {
     const DATA_DIR = await temporaryDataDir()
-    const service = await ServiceProcess.start({ DATA_DIR, SHUTDOWN_TIMEOUT_MS: '1000' })
+    const service = await startService({ DATA_DIR, SHUTDOWN_TIMEOUT_MS: '1000' })
     const stored = await fetch(`${service.url}/items`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -95,7 +91,7 @@ describe('SIGTERM', () => {
     expect(await upload.cut).toBe(true)
     upload.stop()
 
-    const again = await ServiceProcess.start({ DATA_DIR })
+    const again = await startService({ DATA_DIR })
     expect(await (await fetch(`${again.url}/items`)).json()).toEqual([
       expect.objectContaining({ id: 'tt1', name: 'Acknowledged' }),
     ])

@@ -1,11 +1,7 @@
+import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { sleep, startService } from './support/built-service.js'
 import { MongoStandIn } from './support/mongo-stand-in.js'
-import {
-  killServicesAfter,
-  type RunningService,
-  ServiceProcess,
-  sleep,
-} from './support/service-process.js'
 
 const connectTimeoutMs = 1_000
 /** The timeout, and 120 requests' worth of scheduling on a slow machine. */
@@ -13,7 +9,7 @@ const boundMs = connectTimeoutMs + 2_000
 const json = { 'content-type': 'application/json' }
 
 /** One of the three requests that need the database, in turn, with its status, body and time. */
-async function request(service: RunningService, n: number) {
+async function request(service: BuiltEntry, n: number) {
   const init = [
     { path: '/items' },
     { path: '/healthz' },
@@ -49,7 +45,7 @@ async function eventually(check: () => Promise<void>, ms = 5_000): Promise<void>
 }
 
 describe('items-service on a MongoDB that stops answering', () => {
-  killServicesAfter()
+  afterEach(killBuiltEntries)
   let standIn: MongoStandIn
   beforeEach(async () => {
     standIn = await MongoStandIn.start()
@@ -62,7 +58,7 @@ describe('items-service on a MongoDB that stops answering', () => {
   ] as const)(
     'answers 120 requests at once with 503 within CONNECT_TIMEOUT_MS while it %s, then recovers',
     async (_, what, sent) => {
-      const service = await ServiceProcess.start({
+      const service = await startService({
         CONNECTION_URL: standIn.url,
         CONNECT_TIMEOUT_MS: String(connectTimeoutMs),
       })

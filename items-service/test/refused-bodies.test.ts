@@ -1,21 +1,20 @@
-import { largeUpload } from '@movies-and-mail/http-kit/test-support'
-import { describe, expect, it } from 'vitest'
 import {
-  killServicesAfter,
-  type RunningService,
-  ServiceProcess,
-  temporaryDataDir,
-} from './support/service-process.js'
+  type BuiltEntry,
+  killBuiltEntries,
+  largeUpload,
+} from '@movies-and-mail/http-kit/test-support'
+import { afterAll, describe, expect, it } from 'vitest'
+import { startService, temporaryDataDir } from './support/built-service.js'
 
 const hundredMegabytes = 100_000_000
 const head = (method: string, path: string, headers: string[]) =>
   [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...headers].join('\r\n')
 
 describe('a body refused before it is read', () => {
-  killServicesAfter('all')
-  let service: RunningService | undefined
+  afterAll(killBuiltEntries)
+  let service: BuiltEntry | undefined
   const started = async () => {
-    service ??= await ServiceProcess.start({
+    service ??= await startService({
       DATA_DIR: await temporaryDataDir(),
       ITEMS_APIKEY: 'right-key',
     })

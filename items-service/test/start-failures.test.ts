@@ -1,18 +1,13 @@
 import { createServer, type Socket } from 'node:net'
+import type { FailedStart } from '@movies-and-mail/http-kit/test-support'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  closedPort,
-  killServicesAfter,
-  ServiceProcess,
-  temporaryDataDir,
-} from './support/service-process.js'
+import { closedPort, failedStart, temporaryDataDir } from './support/built-service.js'
 
 const connectTimeoutMs = 1_500
 /** Node's own start-up and exit, on a slow machine. */
 const marginMs = 3_500
 
 describe('a service that cannot start', () => {
-  killServicesAfter()
   const sockets = new Set<Socket>()
   const silent = createServer((socket) => sockets.add(socket))
   afterEach(async () => {
@@ -22,13 +17,13 @@ describe('a service that cannot start', () => {
 
   it('exits non-zero within CONNECT_TIMEOUT_MS when MongoDB refuses connections', async () => {
     const started = Date.now()
-    const service = await ServiceProcess.run({
+    const service = await failedStart({
       DATA_DIR: await temporaryDataDir(),
       CONNECTION_URL: `mongodb://127.0.0.1:${await closedPort()}`,
       CONNECT_TIMEOUT_MS: String(connectTimeoutMs),
     })
-    expect(service.exit.code).not.toBe(0)
-    expect(service.exit.code).not.toBeNull()
+    expect(service.code).not.toBe(0)
+    expect(service.code).not.toBeNull()
     expect(Date.now() - started).toBeLessThan(connectTimeoutMs + marginMs)
     expect(service.stderr).toMatch(/failed to start: .*(ECONNREFUSED|no database answer)/)
     expect(service.stdout).not.toContain('listening')
@@ -38,12 +33,12 @@ describe('a service that cannot start', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
     const { port } = silent.address() as { port: number }
     const started = Date.now()
-    const service = await ServiceProcess.run({
+    const service = await failedStart({
       DATA_DIR: await temporaryDataDir(),
       CONNECTION_URL: `mongodb://127.0.0.1:${port}`,
       CONNECT_TIMEOUT_MS: String(connectTimeoutMs),
     })
-    expect(service.exit.code).not.toBe(0)
+    expect(service.code).not.toBe(0)
     expect(Date.now() - started).toBeLessThan(connectTimeoutMs + marginMs)
     expect(service.stderr).toContain('failed to start')
   })
@@ -53,22 +48,22 @@ describe('a service that cannot start', () => {
     ['CONNECTION_URL', 'http://x'],
     ['CONNECT_TIMEOUT_MS', '-1'],
   ])('exits non-zero with a readable message for %s=%s', async (name, value) => {
-    const service = await ServiceProcess.run({ DATA_DIR: await temporaryDataDir(), [name]: value })
-    expect(service.exit.code).toBe(1)
+    const service = await failedStart({ DATA_DIR: await temporaryDataDir(), [name]: value })
+    expect(service.code).toBe(1)
     expect(service.stderr).toContain(`${name}=${JSON.stringify(value)}`)
     expect(service.stderr).not.toMatch(/^\s+at /m)
   })
 
   describe('never prints a password', () => {
     const secret = 'pw-NEVER-PRINT-7c1'
-    const printed = (service: ServiceProcess) => service.stdout + service.stderr
+    const printed = (service: FailedStart) => service.stdout + service.stderr
 
     it('of a CONNECTION_URL with the wrong scheme, still naming user and host', async () => {
-      const service = await ServiceProcess.run({
+      const service = await failedStart({
         DATA_DIR: await temporaryDataDir(),
         CONNECTION_URL: `postgres://reader:${secret}@db.example/films`,
       })
-      expect(service.exit.code).toBe(1)
+      expect(service.code).toBe(1)
       expect(printed(service)).not.toContain(secret)
       expect(service.stderr).toContain('CONNECTION_URL="postgres://reader:***@db.example/films"')
     })
@@ -84,12 +79,12 @@ describe('a service that cannot start', () => {
       ],
     ])('of a MongoDB URL at start, for %s', async (_, url) => {
       const port = await closedPort()
-      const service = await ServiceProcess.run({
+      const service = await failedStart({
         DATA_DIR: await temporaryDataDir(),
         CONNECTION_URL: url(port),
         CONNECT_TIMEOUT_MS: '300',
       })
-      expect(service.exit.code).toBe(1)
+      expect(service.code).toBe(1)
       expect(printed(service)).not.toContain(secret)
       expect(service.stderr).toMatch(
         /^items-service failed to start: .*mongodb:\/\/reader:\*\*\*@/m,
@@ -100,11 +95,11 @@ describe('a service that cannot start', () => {
   it('exits non-zero when its port is taken', async () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
     const { port } = silent.address() as { port: number }
-    const service = await ServiceProcess.run({
+    const service = await failedStart({
       DATA_DIR: await temporaryDataDir(),
       PORT: String(port),
     })
-    expect(service.exit.code).not.toBe(0)
+    expect(service.code).not.toBe(0)
     expect(service.stderr).toBe(`items-service failed to start: port ${port} is in use\n`)
   })
 })

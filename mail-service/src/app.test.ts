@@ -22,11 +22,13 @@ describe('the app', () => {
     await t.cleanup()
   })
 
-  it('writes one line per request: method, path, status, ms, request id', async () => {
+  it('writes one line per request: time, request id, method, path, status, ms', async () => {
     const t = await testApp()
     const response = await t.app.request('/healthz', { headers: { 'x-request-id': 'abc-123' } })
     expect(response.headers.get('x-request-id')).toBe('abc-123')
-    expect(t.logs).toEqual([expect.stringMatching(/^GET \/healthz 200 \d+\.\dms abc-123$/)])
+    expect(t.logs).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z abc-123 GET \/healthz 200 \d+\.\d\dms\n$/),
+    ])
     await t.cleanup()
   })
 
@@ -34,8 +36,8 @@ describe('the app', () => {
     const t = await testApp()
     const response = await t.app.request('/healthz', { headers: { 'x-request-id': 'a b;c' } })
     const id = response.headers.get('x-request-id')
-    expect(id).toMatch(/^[0-9a-f-]{36}$/)
-    expect(t.logs[0]?.endsWith(` ${id}`)).toBe(true)
+    expect(id).toMatch(/^[0-9a-f]{6}-[0-9a-z]+$/)
+    expect(t.logs[0]?.split(' ')[1]).toBe(id)
     await t.cleanup()
   })
 })
@@ -87,7 +89,9 @@ describe('CORS', () => {
     const missing = await t.app.request('/nowhere', { headers: origin })
     for (const response of [sent, refused, missing]) {
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
-      expect(response.headers.get('access-control-expose-headers')).toBe('x-request-id')
+      expect(response.headers.get('access-control-expose-headers')).toBe(
+        'location, retry-after, x-request-id',
+      )
     }
     expect([sent.status, refused.status, missing.status]).toEqual([201, 401, 404])
     await t.cleanup()
@@ -97,7 +101,7 @@ describe('CORS', () => {
     const t = await testApp()
     const response = await preflight(t.app, 'https://app.example')
     expect(response.status).toBe(204)
-    expect(t.logs).toEqual([expect.stringMatching(/^OPTIONS \/sendmail 204 /)])
+    expect(t.logs).toEqual([expect.stringMatching(/ OPTIONS \/sendmail 204 /)])
     await t.cleanup()
   })
 })
@@ -116,17 +120,9 @@ describe('API keys', () => {
     await t.cleanup()
   })
 
-  it('refuses every call when no key is configured', async () => {
-    const t = await testApp({ apiKeys: [] })
-    for (const key of [apiKey, '']) {
-      const response = await sendMail(
-        t.app,
-        { email: 'a@example.com', name: 'A' },
-        { 'x-apikey': key },
-      )
-      expect(response.status).toBe(401)
-    }
-    expect((await t.app.request('/maillog')).status).toBe(401)
-    await t.cleanup()
+  it('is never built without a key: with none, the guard would let every call through', async () => {
+    await expect(testApp({ apiKeys: [] })).rejects.toThrow(
+      'mail-service needs at least one API key (API_KEYS)',
+    )
   })
 })

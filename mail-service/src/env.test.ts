@@ -86,6 +86,7 @@ describe('parseEnv', () => {
     ['PORT', '70000'],
     ['MAIL_REGION', 'asia'],
     ['MAIL_API_URL', 'ftp://example.com'],
+    ['MAIL_API_URL', 'not a url'],
     ['MAIL_TIMEOUT_MS', '-5'],
     ['SHUTDOWN_TIMEOUT_MS', '0'],
     ['MAIL_TRANSPORT', 'smtp'],

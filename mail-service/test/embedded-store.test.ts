@@ -2,45 +2,40 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SmallDisk } from '@movies-and-mail/embedded-store/test-support'
+import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ensureBuilt, type RunningServer, runServer, runToExit } from './support/run-server.js'
+import { ensureBuilt, failedStart, startServer } from './support/run-server.js'
 
 // Long enough that redacting it from the output leaves the rest of a line as it was.
 const apiKey = 'store-test-key-4f1d'
 let dataDir: string
-const running: RunningServer[] = []
 
 beforeAll(ensureBuilt)
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'mail-service-store-'))
 })
 afterEach(async () => {
-  for (const server of running.splice(0)) {
-    if (server.child.exitCode === null) server.child.kill('SIGKILL')
-    await server.exited
-  }
+  await killBuiltEntries()
   await rm(dataDir, { recursive: true, force: true })
 })
 
-async function start(env: Record<string, string> = {}): Promise<RunningServer> {
-  const server = await runServer({ DATA_DIR: dataDir, API_KEYS: apiKey, ...env })
-  running.push(server)
-  return server
+function start(env: Record<string, string> = {}): Promise<BuiltEntry> {
+  return startServer({ DATA_DIR: dataDir, API_KEYS: apiKey, ...env })
 }
 
-async function killed(server: RunningServer): Promise<void> {
-  server.child.kill('SIGKILL')
+async function killed(server: BuiltEntry): Promise<void> {
+  server.kill('SIGKILL')
   await server.exited
 }
 
-const send = (server: RunningServer, n: number) =>
+const send = (server: BuiltEntry, n: number) =>
   fetch(`${server.url}/sendmail`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-apikey': apiKey },
     body: JSON.stringify({ email: `reader${n}@example.com`, name: `Reader ${n}` }),
   })
 
-const read = async (server: RunningServer, path: string) => {
+const read = async (server: BuiltEntry, path: string) => {
   const response = await fetch(`${server.url}${path}`, { headers: { 'x-apikey': apiKey } })
   return { status: response.status, body: await response.json() }
 }
@@ -48,10 +43,10 @@ const read = async (server: RunningServer, path: string) => {
 describe('two processes on one DATA_DIR', () => {
   it('refuses the second at start, naming the directory and the first one', async () => {
     const first = await start()
-    const second = await runToExit({ DATA_DIR: dataDir, API_KEYS: apiKey })
+    const second = await failedStart({ DATA_DIR: dataDir, API_KEYS: apiKey })
     expect(second.code).toBe(1)
     expect(second.output).toContain(
-      `mail-service cannot start: DATA_DIR ${dataDir} is in use by mail-service (pid ${first.child.pid}`,
+      `mail-service cannot start: DATA_DIR ${dataDir} is in use by mail-service (pid ${first.pid}`,
     )
     expect((await send(first, 1)).status).toBe(201)
   })
@@ -98,13 +93,13 @@ describe('the log files of the NeDB release in DATA_DIR', () => {
     const file = join(dataDir, 'maillog.db')
     await writeFile(file, maillog)
     const first = await start()
-    expect(first.output()).toContain(`imported 1 record from ${file}; that file is kept as it was`)
+    expect(first.output).toContain(`imported 1 record from ${file}; that file is kept as it was`)
     expect((await read(first, '/maillog')).body).toEqual([record(2)])
     expect((await send(first, 3)).status).toBe(201)
     await killed(first)
 
     const second = await start()
-    expect(second.output()).not.toContain('imported')
+    expect(second.output).not.toContain('imported')
     expect((await read(second, '/maillog')).body).toMatchObject([{ name: 'Reader 3' }, record(2)])
     expect(await readFile(file, 'utf8')).toBe(maillog)
   })
@@ -112,7 +107,7 @@ describe('the log files of the NeDB release in DATA_DIR', () => {
   it('refuse the start when a line in the middle is damaged, naming the file and the line', async () => {
     const file = join(dataDir, 'outbox.db')
     await writeFile(file, `${line({ _id: 'a' })}{"_id":"b",\n${line({ _id: 'c' })}`)
-    const { code, output } = await runToExit({ DATA_DIR: dataDir, API_KEYS: apiKey })
+    const { code, output } = await failedStart({ DATA_DIR: dataDir, API_KEYS: apiKey })
     expect(code).toBe(1)
     expect(output).toContain(`mail-service cannot start: ${file} is damaged (line 2 is not`)
   })
@@ -132,7 +127,7 @@ describe.skipIf(!probe)('a full disk (a 256 KiB tmpfs as DATA_DIR)', () => {
   afterEach(() => disk.unmount())
 
   /** Sends until a send is refused; how many went out, and the refusal. */
-  async function fill(service: RunningServer) {
+  async function fill(service: BuiltEntry) {
     for (let n = 0; n < 500; n++) {
       const response = await send(service, n)
       if (response.status !== 201) return { sent: n, refused: response }

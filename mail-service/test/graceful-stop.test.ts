@@ -2,25 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, type RunningServer, runServer } from './support/run-server.js'
+import { ensureBuilt, startServer } from './support/run-server.js'
 
-const running: RunningServer[] = []
 const cleanups: (() => Promise<void>)[] = []
 beforeAll(ensureBuilt)
 afterEach(async () => {
-  for (const server of running.splice(0)) {
-    if (server.child.exitCode === null) server.child.kill('SIGKILL')
-    await server.exited
-  }
+  await killBuiltEntries()
   for (const cleanup of cleanups.splice(0)) await cleanup()
 })
-
-async function start(env: Record<string, string>): Promise<RunningServer> {
-  const server = await runServer(env)
-  running.push(server)
-  return server
-}
 
 /** A POST to /sendmail that sends a byte of its body every 100 ms and never ends it. */
 function trickleForever(url: string): { cut: Promise<boolean>; stop: () => void } {
@@ -48,7 +39,7 @@ describe('SIGTERM', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'mail-service-stop-'))
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
     const env = { DATA_DIR: dataDir, API_KEYS: 'k', SHUTDOWN_TIMEOUT_MS: '1000' }
-    const server = await start(env)
+    const server = await startServer(env)
     const sent = await fetch(`${server.url}/sendmail`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-apikey': 'k' },
@@ -59,17 +50,17 @@ describe('SIGTERM', () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
 
     const signalled = Date.now()
-    server.child.kill('SIGTERM')
-    expect(await server.exited).toBe(0)
+    server.kill('SIGTERM')
+    expect((await server.exited).code).toBe(0)
     const took = Date.now() - signalled
     expect(took).toBeGreaterThanOrEqual(900)
     // The deadline, plus closing the logs and Node's exit on a slow machine.
     expect(took).toBeLessThan(1_000 + 1_500)
-    expect(server.output()).toContain('closed 1 connection(s) still in flight after 1000 ms')
+    expect(server.output).toContain('closed 1 connection(s) still in flight after 1000 ms')
     expect(await upload.cut).toBe(true)
     upload.stop()
 
-    const again = await start(env)
+    const again = await startServer(env)
     const log = await fetch(`${again.url}/maillog`, { headers: { 'x-apikey': 'k' } })
     expect(await log.json()).toEqual([
       expect.objectContaining({ email: 'ada@example.com', name: 'Ada' }),

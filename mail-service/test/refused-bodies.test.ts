@@ -1,24 +1,27 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { largeUpload } from '@movies-and-mail/http-kit/test-support'
+import {
+  type BuiltEntry,
+  killBuiltEntries,
+  largeUpload,
+} from '@movies-and-mail/http-kit/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, type RunningServer, runServer } from './support/run-server.js'
+import { ensureBuilt, startServer } from './support/run-server.js'
 
 const hundredMegabytes = 100_000_000
 const head = (headers: string[]) =>
   ['POST /sendmail HTTP/1.1', 'Host: 127.0.0.1', ...headers].join('\r\n')
 
 let dataDir: string
-let server: RunningServer
+let server: BuiltEntry
 beforeAll(async () => {
   ensureBuilt()
   dataDir = await mkdtemp(join(tmpdir(), 'mail-service-bodies-'))
-  server = await runServer({ DATA_DIR: dataDir, API_KEYS: 'right-key' })
+  server = await startServer({ DATA_DIR: dataDir, API_KEYS: 'right-key' })
 })
 afterAll(async () => {
-  server?.child.kill('SIGKILL')
-  await server?.exited
+  await killBuiltEntries()
   await rm(dataDir, { recursive: true, force: true })
 })
 

@@ -6,7 +6,7 @@ import { createApp } from '../src/app.js'
 import { MemoryMailLog } from '../src/mail-log/memory-mail-log.js'
 import { MailgunMailer } from '../src/mailer/mailgun-mailer.js'
 import { closedPortUrl } from './support/mailgun-stand-in.js'
-import { ensureBuilt, runToExit } from './support/run-server.js'
+import { ensureBuilt, failedStart } from './support/run-server.js'
 
 const secret = 'pw-NEVER-PRINT-4e2'
 let dataDir: string
@@ -44,7 +44,7 @@ describe('a start that fails on a setting', () => {
     ],
     ['a malformed API_KEYS', { API_KEYS: `k1, k 2${secret}` }, 'API_KEYS (value not shown): '],
   ])('says which, for %s, and never prints the secret', async (_, env, says) => {
-    const { code, output } = await runToExit({ DATA_DIR: dataDir, ...env })
+    const { code, output } = await failedStart({ DATA_DIR: dataDir, ...env })
     expect(code).toBe(1)
     expect(output).toContain(says)
     expect(output).not.toContain(secret)

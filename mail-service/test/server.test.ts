@@ -2,30 +2,25 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { DetaStandIn } from './support/deta-stand-in.js'
 import { MailgunStandIn } from './support/mailgun-stand-in.js'
-import { ensureBuilt, type RunningServer, runServer, runToExit } from './support/run-server.js'
+import { ensureBuilt, failedStart, startServer } from './support/run-server.js'
 
 let dataDir: string
-const running: RunningServer[] = []
 
 beforeAll(ensureBuilt)
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'mail-service-e2e-'))
 })
 afterEach(async () => {
-  for (const server of running.splice(0)) {
-    if (server.child.exitCode === null) server.child.kill('SIGKILL')
-    await server.exited
-  }
+  await killBuiltEntries()
   await rm(dataDir, { recursive: true, force: true })
 })
 
-async function start(env: Record<string, string> = {}): Promise<RunningServer> {
-  const server = await runServer({ DATA_DIR: dataDir, ...env })
-  running.push(server)
-  return server
+function start(env: Record<string, string> = {}): Promise<BuiltEntry> {
+  return startServer({ DATA_DIR: dataDir, ...env })
 }
 
 const post = (url: string, key: string, body: unknown) =>
@@ -38,8 +33,8 @@ const post = (url: string, key: string, body: unknown) =>
 describe('node dist/server.js', () => {
   it('sends in outbox mode out of the box, says so loudly, and keeps the logs across restarts', async () => {
     const first = await start()
-    expect(first.output()).toContain('OUTBOX MODE: mail is NOT delivered')
-    const key = /x-apikey: (\S+)/.exec(first.output())?.[1] as string
+    expect(first.output).toContain('OUTBOX MODE: mail is NOT delivered')
+    const key = /x-apikey: (\S+)/.exec(first.output)?.[1] as string
     expect(key).toMatch(/^[\w-]{32}$/)
 
     const response = await post(first.url, key, { email: 'ada@example.com', name: 'Ada' })
@@ -51,14 +46,14 @@ describe('node dist/server.js', () => {
     })
     const outbox = await fetch(`${first.url}/outbox`, { headers: { 'x-apikey': key } })
     expect(await outbox.json()).toMatchObject([{ id: answer.id, to: 'ada@example.com' }])
-    expect(first.output()).toMatch(/POST \/sendmail 201 [\d.]+ms [0-9a-f-]{36}/)
-    expect(first.output().match(new RegExp(key, 'g'))).toHaveLength(1)
+    expect(first.output).toMatch(/ [0-9a-f]{6}-\w+ POST \/sendmail 201 [\d.]+ms\n/)
+    expect(first.output.match(new RegExp(key, 'g'))).toHaveLength(1)
 
-    first.child.kill('SIGTERM')
-    expect(await first.exited).toBe(0)
+    first.kill('SIGTERM')
+    expect((await first.exited).code).toBe(0)
 
     const second = await start({ API_KEYS: 'fixed-key' })
-    expect(second.output()).not.toContain('x-apikey:')
+    expect(second.output).not.toContain('x-apikey:')
     const log = await fetch(`${second.url}/maillog`, { headers: { 'x-apikey': 'fixed-key' } })
     expect(await log.json()).toEqual([
       { email: 'ada@example.com', name: 'Ada', output: answer, _id: expect.any(String) },
@@ -80,12 +75,12 @@ describe('node dist/server.js', () => {
     })
     const pending = post(server.url, 'k', { email: 'ada@example.com', name: 'Ada' })
     while (mailgun.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
-    server.child.kill('SIGTERM')
+    server.kill('SIGTERM')
     const response = await pending
     expect(response.status).toBe(201)
     expect(await response.text()).toBe('{"id":"<1.2@m>","message":"Queued. Thank you."}')
-    expect(await server.exited).toBe(0)
-    expect(server.output()).not.toContain('key-secret-e2e')
+    expect((await server.exited).code).toBe(0)
+    expect(server.output).not.toContain('key-secret-e2e')
     await mailgun.stop()
   })
 
@@ -96,7 +91,7 @@ describe('node dist/server.js', () => {
       DETA_PROJECT_KEY: 'e2e0_projectsecret',
       DETA_BASE_HOST: deta.host,
     })
-    expect(server.output()).toContain(`logs: Deta Base at ${deta.host}`)
+    expect(server.output).toContain(`logs: Deta Base at ${deta.host}`)
     expect((await post(server.url, 'k', { email: 'ada@example.com', name: 'Ada' })).status).toBe(
       201,
     )
@@ -104,7 +99,7 @@ describe('node dist/server.js', () => {
       expect.objectContaining({ email: 'ada@example.com', name: 'Ada', key: expect.any(String) }),
     ])
     expect(deta.requests.every((r) => r.apiKey === 'e2e0_projectsecret')).toBe(true)
-    expect(server.output()).not.toContain('projectsecret')
+    expect(server.output).not.toContain('projectsecret')
     await deta.stop()
   })
 
@@ -131,14 +126,14 @@ describe('node dist/server.js', () => {
   it('says plainly when its port is taken, and exits 1', async () => {
     const first = await start({ API_KEYS: 'k' })
     const port = new URL(first.url).port
-    const { code, output } = await runToExit({ DATA_DIR: join(dataDir, 'other'), PORT: port })
+    const { code, output } = await failedStart({ DATA_DIR: join(dataDir, 'other'), PORT: port })
     expect(code).toBe(1)
     expect(output).toContain(`mail-service cannot start: port ${port} is in use`)
     expect(output).not.toMatch(/\n\s+at /)
   })
 
   it('refuses to start with MAIL_TRANSPORT=mailgun and no secrets, saying which', async () => {
-    const { code, output } = await runToExit({ DATA_DIR: dataDir, MAIL_TRANSPORT: 'mailgun' })
+    const { code, output } = await failedStart({ DATA_DIR: dataDir, MAIL_TRANSPORT: 'mailgun' })
     expect(code).toBe(1)
     expect(output).toContain('MAIL_TRANSPORT=mailgun needs MAIL_APIKEY and MAIL_DOMAIN')
     expect(output).not.toMatch(/\n\s+at /)

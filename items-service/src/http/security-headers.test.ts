@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
+import { htmlHeaders, originOf } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
-import { movies, useTestApp } from '../test-support/test-app.js'
-import { htmlHeaders, originOf } from './html-headers.js'
+import { movies, useTestApp } from '../../test/support/test-app.js'
 
 const webAssets = new Map([
   ['app.js', { body: new TextEncoder().encode('export {}'), type: 'text/javascript' }],

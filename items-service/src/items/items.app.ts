@@ -1,41 +1,25 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { requireApiKey } from '../http/api-key.js'
-import { jsonObjectBody } from '../http/json-body.js'
-import { jsonBytes } from '../http/json-bytes.js'
+import { jsonBytes } from '@movies-and-mail/http-kit'
 import type { ItemStore } from '../store/item-store.js'
 import type { StoredItem } from './item.schema.js'
-import {
-  createItemRoute,
-  deleteItemRoute,
-  getItemRoute,
-  listItemsRoute,
-  updateItemRoute,
-} from './items.routes.js'
-import { rejectReservedFields } from './reject-reserved-fields.js'
-
-/** Largest accepted item body. */
-export const maxItemBodyBytes = 64 * 1024
+import { getItem, listItems } from './items.cached-reads.js'
+import { createItemRoute, deleteItemRoute, updateItemRoute } from './items.routes.js'
 
 const notFound = (id: string) => ({ error: `item '${id}' not found` })
 
 /**
- * The `/items` routes over a store. Every mutation answers the complete list.
- * @param apiKey when set, POST/PUT/DELETE need it in `x-apikey`; reads stay public.
+ * The `/items` routes over a store. Every mutation answers the complete list. The writes'
+ * guards (API key, body checks) are declared in their route configs (`items.routes.ts`).
  */
-export function itemsApp({ store, apiKey }: { store: ItemStore; apiKey?: string | undefined }) {
-  const app = new OpenAPIHono()
-  // Guards on exactly the routes that write, ahead of their validators and handlers.
-  const writeGuard = requireApiKey(apiKey)
-  const bodyGuards = [...jsonObjectBody({ maxBytes: maxItemBodyBytes }), rejectReservedFields]
-  app.post('/items', writeGuard, ...bodyGuards)
-  app.put('/items/:id', writeGuard, ...bodyGuards)
-  app.delete('/items/:id', writeGuard)
-
-  return app
-    .openapi(listItemsRoute, async (c) => jsonBytes<StoredItem[], 200>(c, await store.list(), 200))
-    .openapi(getItemRoute, async (c) => {
+export function itemsApp({ store }: { store: ItemStore }) {
+  return new OpenAPIHono()
+    .openapi(listItems.route, async (c) => {
+      const list = await listItems.read(store)
+      return jsonBytes<StoredItem[], 200>(c, list, 200)
+    })
+    .openapi(getItem.route, async (c) => {
       const { id } = c.req.valid('param')
-      const item = await store.find(id)
+      const item = await getItem.read(store, { id })
       if (!item) return c.json(notFound(id), 404)
       return jsonBytes<StoredItem, 200>(c, item, 200)
     })

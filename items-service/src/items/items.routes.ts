@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
-import { errorResponse } from '../http/error-response.js'
+import { errorResponse, guarded, jsonObjectBody } from '@movies-and-mail/http-kit'
 import {
   itemFieldsSchema,
   itemIdParamSchema,
@@ -7,6 +7,13 @@ import {
   itemSchema,
   newItemSchema,
 } from './item.schema.js'
+import { rejectReservedFields } from './reject-reserved-fields.js'
+
+/** Largest accepted item body. */
+export const maxItemBodyBytes = 64 * 1024
+
+/** What a write's body must pass, in order, after the API-key guard and before the validator. */
+const itemBody = [...jsonObjectBody({ maxBytes: maxItemBodyBytes }), rejectReservedFields]
 
 const listResponse = (description: string) => ({
   description,
@@ -41,63 +48,71 @@ export const getItemRoute = createRoute({
   },
 })
 
-export const createItemRoute = createRoute({
-  method: 'post',
-  path: '/items',
-  summary: 'Create an item; answers the whole list',
-  security: writeSecurity,
-  request: {
-    body: { required: true, content: { 'application/json': { schema: newItemSchema } } },
-  },
-  responses: {
-    201: {
-      ...listResponse('Created; every item, the new one last'),
-      headers: { Location: { schema: { type: 'string' }, description: '/items/<id>' } },
+export const createItemRoute = createRoute(
+  guarded({
+    method: 'post',
+    path: '/items',
+    summary: 'Create an item; answers the whole list',
+    security: writeSecurity,
+    middleware: itemBody,
+    request: {
+      body: { required: true, content: { 'application/json': { schema: newItemSchema } } },
     },
-    400: badBody,
-    401: unauthorized,
-    409: errorResponse('An item with that id exists'),
-    413: errorResponse('Body larger than 64 KiB'),
-    415: errorResponse('Content-Type is not application/json'),
-    503: unavailable,
-    507: noSpace,
-  },
-})
+    responses: {
+      201: {
+        ...listResponse('Created; every item, the new one last'),
+        headers: { Location: { schema: { type: 'string' }, description: '/items/<id>' } },
+      },
+      400: badBody,
+      401: unauthorized,
+      409: errorResponse('An item with that id exists'),
+      413: errorResponse('Body larger than 64 KiB'),
+      415: errorResponse('Content-Type is not application/json'),
+      503: unavailable,
+      507: noSpace,
+    },
+  }),
+)
 
-export const updateItemRoute = createRoute({
-  method: 'put',
-  path: '/items/{id}',
-  summary: 'Set the given fields on an item (merge); answers the whole list',
-  security: writeSecurity,
-  request: {
-    params: itemIdParamSchema,
-    body: { required: true, content: { 'application/json': { schema: itemFieldsSchema } } },
-  },
-  responses: {
-    200: listResponse('Updated; every item'),
-    400: badBody,
-    401: unauthorized,
-    404: notFound,
-    409: errorResponse('The body changes id to one another item has'),
-    413: errorResponse('Body larger than 64 KiB'),
-    415: errorResponse('Content-Type is not application/json'),
-    503: unavailable,
-    507: noSpace,
-  },
-})
+export const updateItemRoute = createRoute(
+  guarded({
+    method: 'put',
+    path: '/items/{id}',
+    summary: 'Set the given fields on an item (merge); answers the whole list',
+    security: writeSecurity,
+    middleware: itemBody,
+    request: {
+      params: itemIdParamSchema,
+      body: { required: true, content: { 'application/json': { schema: itemFieldsSchema } } },
+    },
+    responses: {
+      200: listResponse('Updated; every item'),
+      400: badBody,
+      401: unauthorized,
+      404: notFound,
+      409: errorResponse('The body changes id to one another item has'),
+      413: errorResponse('Body larger than 64 KiB'),
+      415: errorResponse('Content-Type is not application/json'),
+      503: unavailable,
+      507: noSpace,
+    },
+  }),
+)
 
-export const deleteItemRoute = createRoute({
-  method: 'delete',
-  path: '/items/{id}',
-  summary: 'Delete an item; answers the remaining list',
-  security: writeSecurity,
-  request: { params: itemIdParamSchema },
-  responses: {
-    200: listResponse('Deleted; every remaining item'),
-    400: errorResponse('The id is not a valid item id'),
-    401: unauthorized,
-    404: notFound,
-    503: unavailable,
-    507: noSpace,
-  },
-})
+export const deleteItemRoute = createRoute(
+  guarded({
+    method: 'delete',
+    path: '/items/{id}',
+    summary: 'Delete an item; answers the remaining list',
+    security: writeSecurity,
+    request: { params: itemIdParamSchema },
+    responses: {
+      200: listResponse('Deleted; every remaining item'),
+      400: errorResponse('The id is not a valid item id'),
+      401: unauthorized,
+      404: notFound,
+      503: unavailable,
+      507: noSpace,
+    },
+  }),
+)

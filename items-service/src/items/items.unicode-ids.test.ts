@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestApp } from '../test-support/test-app.js'
+import { useTestApp } from '../../test/support/test-app.js'
 
 const ids = [
   'Amélie 2001',

@@ -2,7 +2,9 @@ import { redactText } from '@movies-and-mail/http-kit'
 import { batchedLines, listen, stopOnSignals } from '@movies-and-mail/http-kit/node'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
+import { cachedReads } from '../items/items.cached-reads.js'
 import { openItemStore } from '../store/open-item-store.js'
+import { withCachedReads } from './cached-reads.js'
 import { loadWebAssets } from './load-web-assets.js'
 
 // Request lines leave in one write per turn of the event loop, not one system call each.
@@ -15,29 +17,32 @@ let opening = ''
 
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
-  if (settings.CONNECTION_URL) opening = ` (database at ${settings.CONNECTION_URL})`
-  const { store, description, notices } = await withDeadline(
+  if (settings.connectionUrl) opening = ` (database at ${settings.connectionUrl})`
+  const { store, description, inMemory, notices } = await withDeadline(
     openItemStore(settings),
-    settings.CONNECT_TIMEOUT_MS,
+    settings.connectTimeoutMs,
   )
   opening = ''
   for (const notice of notices) log(`items-service: ${notice}`)
   const app = createApp({
     store,
-    apiKey: settings.ITEMS_APIKEY,
-    corsOrigins: settings.CORS_ORIGINS,
+    apiKey: settings.apiKey,
+    corsOrigins: settings.corsOrigins,
     log: output.write,
-    mailServiceUrl: settings.MAIL_SERVICE_URL,
+    mailServiceUrl: settings.mailServiceUrl,
     // The build puts the bundled web app beside this file.
     webAssets: await loadWebAssets(new URL('./web/', import.meta.url)),
   })
+  // With the embedded store, the polled reads are answered from its bytes by node:http alone.
+  const reads = { reads: cachedReads, store, corsOrigins: settings.corsOrigins, log: output.write }
   const { server, address, port } = await listen(app.fetch, {
-    port: settings.PORT,
-    host: settings.HOST,
+    port: settings.port,
+    host: settings.host,
+    front: inMemory ? (listener) => withCachedReads(listener, reads) : undefined,
   })
   log(`items-service listening on http://${address}:${port} (${description})`)
   stopOnSignals(server, {
-    timeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
+    timeoutMs: settings.shutdownTimeoutMs,
     close: () => store.close(),
     log,
     fail,

@@ -5,6 +5,7 @@ import {
   StorageWriteError,
   StoreDamagedError,
 } from '@movies-and-mail/embedded-store'
+import { SortableIdSequence } from '@movies-and-mail/http-kit'
 import type { Database } from 'lmdb'
 import type { Item, ItemFields } from '../items/item.schema.js'
 import {
@@ -15,7 +16,6 @@ import {
 } from './item-store.js'
 import { JsonListCache } from './json-list-cache.js'
 import { importNedbOnce } from './nedb-import.js'
-import { ObjectIdSequence } from './object-id.js'
 
 const utf8 = new TextDecoder()
 
@@ -37,7 +37,7 @@ export class EmbeddedItemStore implements ItemStore {
   readonly #env: EmbeddedEnv
   readonly #items: Database<Uint8Array, string>
   readonly #keys: Database<string, string>
-  readonly #ids = new ObjectIdSequence()
+  readonly #ids = new SortableIdSequence()
   readonly #cache: JsonListCache
   /** `_id` by public `id`, as durable. */
   readonly #keyById = new Map<string, string>()

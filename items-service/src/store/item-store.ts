@@ -1,7 +1,7 @@
+import type { JsonBody } from '@movies-and-mail/http-kit'
 import type { Item, ItemFields } from '../items/item.schema.js'
 
-/** A JSON document already serialised: bytes in memory, or a stream of them. */
-export type JsonBody = Uint8Array | ReadableStream<Uint8Array>
+export type { JsonBody }
 
 /**
  * The storage port of items-service. Reads answer serialised JSON so that an adapter can

@@ -5,25 +5,27 @@ import type { ItemStore } from './item-store.js'
 export type OpenedItemStore = {
   store: ItemStore
   description: string
+  /** Whether reads answer the bytes the store keeps in this process (the embedded store). */
+  inMemory: boolean
   /** What opening the store did that the start-up log should say. */
   notices: string[]
 }
 
 /** The store the settings name: MongoDB when CONNECTION_URL is set, the embedded one otherwise. */
 export async function openItemStore(settings: Settings): Promise<OpenedItemStore> {
-  if (settings.CONNECTION_URL) {
+  if (settings.connectionUrl) {
     // Loaded only when used: the driver is a large share of start-up time otherwise.
     const { MongoItemStore } = await import('./mongo-item-store.js')
     const store = await MongoItemStore.connect({
-      url: settings.CONNECTION_URL,
-      dbName: settings.DB_NAME,
-      collectionName: settings.COLLECTION_NAME,
-      timeoutMs: settings.CONNECT_TIMEOUT_MS,
+      url: settings.connectionUrl,
+      dbName: settings.dbName,
+      collectionName: settings.collectionName,
+      timeoutMs: settings.connectTimeoutMs,
     })
-    const description = `MongoDB ${settings.DB_NAME}.${settings.COLLECTION_NAME}`
-    return { store, description, notices: [] }
+    const description = `MongoDB ${settings.dbName}.${settings.collectionName}`
+    return { store, description, inMemory: false, notices: [] }
   }
-  const store = await EmbeddedItemStore.open(settings.DATA_DIR, settings.COLLECTION_NAME)
-  const description = `embedded store in ${settings.DATA_DIR}`
-  return { store, description, notices: store.notices }
+  const store = await EmbeddedItemStore.open(settings.dataDir, settings.collectionName)
+  const description = `embedded store in ${settings.dataDir}`
+  return { store, description, inMemory: true, notices: store.notices }
 }

@@ -1,5 +1,5 @@
+import { htmlHeaders } from '@movies-and-mail/http-kit'
 import { Hono } from 'hono'
-import { htmlHeaders } from '../http/html-headers.js'
 import { renderAppPage } from './page.js'
 import type { WebAssets } from './web-assets.js'
 

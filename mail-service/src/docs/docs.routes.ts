@@ -1,4 +1,15 @@
-import { createRoute, z } from '@hono/zod-openapi'
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi'
+import { htmlHeaders, renderDocsPage } from '@movies-and-mail/http-kit'
+import type { Env } from 'hono'
+
+const documentConfig = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Mail service',
+    version: '1.0.0',
+    description: 'Sends a fixed greeting through Mailgun and logs every send.',
+  },
+}
 
 export const openApiRoute = createRoute({
   method: 'get',
@@ -23,3 +34,28 @@ export const docsRoute = createRoute({
     },
   },
 })
+
+/**
+ * Adds `GET /openapi.json` (OpenAPI 3.1, generated from the zod schemas the routes validate
+ * with) and `GET /docs` (the same document as an HTML page) to `app`. Both are made on their
+ * first request, so routes added after this call are in them too.
+ */
+export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>): void {
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined
+  const getDocument = () => {
+    document ??= app.getOpenAPI31Document(documentConfig)
+    return document
+  }
+  let docs: Promise<{ html: string; headers: Record<string, string> }> | undefined
+  const getDocs = async () => {
+    const page = renderDocsPage(getDocument(), 'Mail service API')
+    // The page's one inline block is its stylesheet, allowed by hash; it has no script.
+    return { html: page.html, headers: await htmlHeaders({ inlineStyles: [page.style] }) }
+  }
+  app.openapi(openApiRoute, (c) => c.json(getDocument(), 200))
+  app.openapi(docsRoute, async (c) => {
+    docs ??= getDocs()
+    const { html, headers } = await docs
+    return c.html(html, 200, headers)
+  })
+}

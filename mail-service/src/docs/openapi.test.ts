@@ -97,7 +97,7 @@ const answers: Answer[] = [
 describe('GET /openapi.json', () => {
   it('is an OpenAPI 3.1 document with the x-apikey scheme', () => {
     expect(document.openapi).toBe('3.1.0')
-    expect(document.components.securitySchemes.apiKey).toEqual({
+    expect(document.components.securitySchemes.ApiKey).toEqual({
       type: 'apiKey',
       in: 'header',
       name: 'x-apikey',
@@ -140,7 +140,7 @@ describe('GET /docs', () => {
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const method of Object.keys(methods)) {
         expect(page).toContain(
-          `<span class="method ${method}">${method}</span> <code>${path}</code>`,
+          `<span class="method ${method}">${method.toUpperCase()}</span> <code>${path}</code>`,
         )
       }
     }

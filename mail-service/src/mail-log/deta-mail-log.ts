@@ -1,5 +1,5 @@
 import { Deta } from 'deta'
-import { type MailLog, newRecordId, type Stored } from './mail-log.js'
+import { type MailLog, recordIds, type Stored } from './mail-log.js'
 
 type DetaBase = ReturnType<ReturnType<typeof Deta>['Base']>
 type DetaItem = Record<string, unknown> & { key: string }
@@ -26,7 +26,7 @@ export class DetaMailLog<T extends object> implements MailLog<T> {
   async insert(record: T): Promise<Stored<T>> {
     const item = (await this.#base.insert(
       record as Record<string, never>,
-      newRecordId(),
+      recordIds.next(),
     )) as DetaItem
     return fromItem<T>(item)
   }

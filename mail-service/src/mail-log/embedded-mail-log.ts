@@ -1,6 +1,6 @@
 import type { EmbeddedEnv } from '@movies-and-mail/embedded-store'
 import type { Database } from 'lmdb'
-import { continueAfterRecordId, type MailLog, newRecordId, type Stored } from './mail-log.js'
+import { type MailLog, recordIds, type Stored } from './mail-log.js'
 
 /**
  * A log kept in a named database of the service's embedded store (LMDB, see
@@ -22,12 +22,12 @@ export class EmbeddedMailLog<T extends object> implements MailLog<T> {
     this.#env = env
     this.#records = env.database<string>(name, 'string')
     const newest = this.#newestKey()
-    if (newest !== undefined) continueAfterRecordId(newest)
+    if (newest !== undefined) recordIds.observe(newest)
   }
 
   async insert(record: T): Promise<Stored<T>> {
     this.#assertOpen()
-    const stored = { ...record, _id: newRecordId() } as Stored<T>
+    const stored = { ...record, _id: recordIds.next() } as Stored<T>
     const json = JSON.stringify(stored)
     await this.#commit(Buffer.byteLength(json), () => this.#records.put(stored._id, json))
     return stored

@@ -1,4 +1,4 @@
-import { type MailLog, newRecordId, type Stored } from './mail-log.js'
+import { type MailLog, recordIds, type Stored } from './mail-log.js'
 
 /**
  * Keeps records in memory only. The Worker uses it when no Deta Base is configured: records
@@ -8,7 +8,7 @@ export class MemoryMailLog<T extends object> implements MailLog<T> {
   #records: Stored<T>[] = []
 
   async insert(record: T): Promise<Stored<T>> {
-    const stored = { ...structuredClone(record), _id: newRecordId() }
+    const stored = { ...structuredClone(record), _id: recordIds.next() }
     this.#records.push(stored)
     return structuredClone(stored)
   }

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { errorResponse } from '../http/errors.js'
+import { errorResponse, guarded } from '@movies-and-mail/http-kit'
 
 const limitQuery = z.object({
   limit: z.coerce
@@ -34,37 +34,39 @@ export const outboxMessageSchema = z
   })
   .openapi('OutboxMessage')
 
-export const mailLogRoute = createRoute({
-  method: 'get',
-  path: '/maillog',
-  security: [{ apiKey: [] }],
-  request: { query: limitQuery },
-  summary: 'The mail log: one record per successful send, newest first',
-  responses: {
-    200: {
-      description: 'The newest records',
-      content: { 'application/json': { schema: z.array(mailLogRecordSchema) } },
+export const mailLogRoute = createRoute(
+  guarded({
+    method: 'get',
+    path: '/maillog',
+    request: { query: limitQuery },
+    summary: 'The mail log: one record per successful send, newest first',
+    responses: {
+      200: {
+        description: 'The newest records',
+        content: { 'application/json': { schema: z.array(mailLogRecordSchema) } },
+      },
+      400: errorResponse('`limit` is not an integer from 1 to 1000'),
+      401: errorResponse('Missing or wrong `x-apikey`'),
+      503: errorResponse('The mail log does not answer'),
     },
-    400: errorResponse('`limit` is not an integer from 1 to 1000'),
-    401: errorResponse('Missing or wrong `x-apikey`'),
-    503: errorResponse('The mail log does not answer'),
-  },
-})
+  }),
+)
 
-export const outboxRoute = createRoute({
-  method: 'get',
-  path: '/outbox',
-  security: [{ apiKey: [] }],
-  request: { query: limitQuery },
-  summary: 'Messages the outbox transport captured instead of delivering, newest first',
-  responses: {
-    200: {
-      description: 'The newest captured messages',
-      content: { 'application/json': { schema: z.array(outboxMessageSchema) } },
+export const outboxRoute = createRoute(
+  guarded({
+    method: 'get',
+    path: '/outbox',
+    request: { query: limitQuery },
+    summary: 'Messages the outbox transport captured instead of delivering, newest first',
+    responses: {
+      200: {
+        description: 'The newest captured messages',
+        content: { 'application/json': { schema: z.array(outboxMessageSchema) } },
+      },
+      400: errorResponse('`limit` is not an integer from 1 to 1000'),
+      401: errorResponse('Missing or wrong `x-apikey`'),
+      404: errorResponse('The outbox is off: mail goes to the provider'),
+      503: errorResponse('The outbox store does not answer'),
     },
-    400: errorResponse('`limit` is not an integer from 1 to 1000'),
-    401: errorResponse('Missing or wrong `x-apikey`'),
-    404: errorResponse('The outbox is off: mail goes to the provider'),
-    503: errorResponse('The outbox store does not answer'),
-  },
-})
+  }),
+)

@@ -71,7 +71,7 @@ describe('POST /sendmail refuses, before the provider is called,', () => {
     const response = await sendMail(t.app, { email, name })
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({
-      error: 'invalid request',
+      error: 'invalid request body',
       issues: [{ path: 'email', message: invalidEmail }],
     })
   })
@@ -80,7 +80,7 @@ describe('POST /sendmail refuses, before the provider is called,', () => {
     const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.com`
     const response = await sendMail(t.app, { email, name })
     expect(await response.json()).toEqual({
-      error: 'invalid request',
+      error: 'invalid request body',
       issues: [{ path: 'email', message: 'must be at most 254 characters' }],
     })
   })
@@ -96,7 +96,7 @@ describe('POST /sendmail refuses, before the provider is called,', () => {
     const response = await sendMail(t.app, { email: 'ada@example.com', name: badName })
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({
-      error: 'invalid request',
+      error: 'invalid request body',
       issues: [{ path: 'name', message }],
     })
   })

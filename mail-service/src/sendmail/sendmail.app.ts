@@ -1,8 +1,7 @@
 import { OpenAPIHono, type RouteHandler } from '@hono/zod-openapi'
-import type { Env, Handler, MiddlewareHandler } from 'hono'
+import { validationHook } from '@movies-and-mail/http-kit'
+import type { Env, Handler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { validationHook } from '../http/errors.js'
-import { jsonObjectBody } from '../http/json-body.js'
 import type { MailLog } from '../mail-log/mail-log.js'
 import { composeMail, type Mailer, type MailTemplate } from '../mailer/mailer.js'
 import { type RecordSendOptions, recordSend } from './record-send.js'
@@ -13,28 +12,17 @@ export type SendMailDeps = {
   mailer: Mailer
   mailLog: MailLog
   template: MailTemplate
-  requireApiKey: MiddlewareHandler
-  maxBodyBytes?: number
   retry?: Omit<RecordSendOptions, 'logError'>
   logError?: (line: string) => void
 }
 
 /**
- * `POST /sendmail`, in the order the design fixes: API key, body, send, log, answer.
+ * `POST /sendmail`, in the order the design fixes: API key and body (declared in the route),
+ * send, log, answer.
  * The provider's success body is passed on byte for byte.
  */
-export function sendMailApp({
-  mailer,
-  mailLog,
-  template,
-  requireApiKey,
-  maxBodyBytes = 16 * 1024,
-  retry,
-  logError,
-}: SendMailDeps) {
+export function sendMailApp({ mailer, mailLog, template, retry, logError }: SendMailDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook })
-  const middleware = [requireApiKey, jsonObjectBody({ maxBytes: maxBodyBytes })]
-  const route = { ...sendMailRoute, middleware }
   const send: Handler<Env, '/sendmail', ValidatedBody> = async (c) => {
     const { email, name } = c.req.valid('json')
     const result = await mailer.send(composeMail(template, { email, name }))
@@ -46,7 +34,7 @@ export function sendMailApp({
   }
   // The 201 body is the provider's own bytes and a failure carries the provider's own status;
   // the typed responses cannot say that, the document does (201 and `default`).
-  return app.openapi(route, send as unknown as RouteHandler<typeof route>)
+  return app.openapi(sendMailRoute, send as unknown as RouteHandler<typeof sendMailRoute>)
 }
 
 type ValidatedBody = { in: { json: SendMailBody }; out: { json: SendMailBody } }

@@ -1,15 +1,14 @@
-import type { Hono } from 'hono'
-import { createApp } from '../app.js'
+import { createApp, type MailApp } from '../app.js'
 import { parseEnv } from '../env.js'
 import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
 import { describeSetup, openAdapters } from '../stores.js'
 
 type Bindings = Record<string, unknown>
 
-let app: Promise<Hono> | undefined
+let app: Promise<MailApp> | undefined
 
 /** Builds the app once per isolate from the Worker's bindings (vars and secrets). */
-async function build(bindings: Bindings): Promise<Hono> {
+async function build(bindings: Bindings): Promise<MailApp> {
   const raw = Object.fromEntries(
     Object.entries(bindings).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
@@ -23,9 +22,9 @@ async function build(bindings: Bindings): Promise<Hono> {
   )) {
     console.log(line)
   }
-  if (settings.apiKeys.length === 0) {
-    console.error('API_KEYS is not set: every call that needs x-apikey is refused')
-  }
+  // With no key the guard lets everything through (DESIGN.md), and the mail service must never
+  // be open: without API_KEYS the Worker serves nothing.
+  if (settings.apiKeys.length === 0) throw new Error('API_KEYS is not set; it is required')
   return createApp({
     ...adapters,
     apiKeys: settings.apiKeys,

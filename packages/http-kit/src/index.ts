@@ -1,2 +1,51 @@
+export {
+  type ApiKeyVariables,
+  acceptApiKeys,
+  apiKeyScheme,
+  guarded,
+  requireApiKey,
+} from './api-key.js'
+export { type CorsOptions, type CorsPolicy, cors, corsPolicy } from './cors.js'
+export { type DocsPage, type OpenApiDocument, renderDocsPage } from './docs-page.js'
+export {
+  describeIssues,
+  type ErrorBody,
+  errorHandler,
+  errorResponse,
+  errorSchema,
+  type KnownError,
+  notFound,
+  validationHook,
+} from './errors.js'
+export { healthApp, healthRoute } from './health.js'
+export {
+  type HtmlHeaders,
+  htmlHeaders,
+  inlineHash,
+  originOf,
+  type PagePolicy,
+} from './html-headers.js'
+export { jsonObjectBody } from './json-body.js'
+export { type JsonBody, jsonBytes } from './json-bytes.js'
 export { redactText, redactUrl, secretsOfEnv, secretsOfUrl, shownValue } from './redact.js'
+export { type RequestLogVariables, requestIdFor, requestLine, requestLog } from './request-log.js'
+export {
+  addResponseHeader,
+  type ResponseHeadersVariables,
+  takeResponseHeaders,
+} from './response-headers.js'
+export {
+  commaList,
+  defineSettings,
+  httpUrl,
+  milliseconds,
+  oneOf,
+  origins,
+  port,
+  type RawEnv,
+  SettingsError,
+  type SettingsReader,
+  text,
+} from './settings.js'
+export { SortableIdSequence } from './sortable-id.js'
 export { closeConnection, unreadBodyHeaders } from './unread-body.js'

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 
@@ -12,10 +12,19 @@ export type Listening = { server: Server; address: string; port: number }
  */
 export function listen(
   fetch: (request: Request) => Response | Promise<Response>,
-  { port, host }: { port: number; host: string },
+  {
+    port,
+    host,
+    front = (listener) => listener,
+  }: {
+    port: number
+    host: string
+    /** Wraps the app's listener, for answers node:http gives on its own (see items' reads). */
+    front?: (app: RequestListener) => RequestListener
+  },
 ): Promise<Listening> {
   // A request without a Host header gets the listening host, as `serve()` of the adapter does.
-  const server = createServer(getRequestListener(fetch, { hostname: host }))
+  const server = createServer(front(getRequestListener(fetch, { hostname: host })))
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} is in use`) : error)

@@ -1,4 +1,4 @@
-import type { ItemStore } from '../store/item-store.js'
+import type { ItemStore } from '../../src/store/item-store.js'
 
 /** A store whose every call fails the way the given error says. */
 export function failingStore(error: () => Error): ItemStore {

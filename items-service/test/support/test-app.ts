@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect } from 'vitest'
-import { type AppOptions, createApp } from '../app.js'
-import type { StoredItem } from '../items/item.schema.js'
-import { EmbeddedItemStore } from '../store/embedded-item-store.js'
+import { type AppOptions, createApp } from '../../src/app.js'
+import type { StoredItem } from '../../src/items/item.schema.js'
+import { EmbeddedItemStore } from '../../src/store/embedded-item-store.js'
 
 export type TestAppOptions = Omit<AppOptions, 'store' | 'log'>
 

@@ -1,8 +1,10 @@
 import type { Context, TypedResponse } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { JSONParsed } from 'hono/utils/types'
-import type { JsonBody } from '../store/item-store.js'
 import { takeResponseHeaders } from './response-headers.js'
+
+/** A JSON document already serialised: bytes in memory, or a stream of them. */
+export type JsonBody = Uint8Array | ReadableStream<Uint8Array>
 
 /**
  * Answers JSON that a store has already serialised, typed as `T` for the routes' schema and

@@ -1,6 +1,6 @@
-import { closeConnection, unreadBodyHeaders } from '@movies-and-mail/http-kit'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { closeConnection, unreadBodyHeaders } from './unread-body.js'
 
 const jsonContentType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 

@@ -1,0 +1,26 @@
+import type { RouteConfig } from '@hono/zod-openapi'
+import type { JsonBody } from '@movies-and-mail/http-kit'
+import type { ItemStore } from '../store/item-store.js'
+import { getItemRoute, listItemsRoute } from './items.routes.js'
+
+/** A polled read whose answer is the store's serialised bytes; null when there is none. */
+export type CachedRead = {
+  route: RouteConfig
+  read: (store: ItemStore, params: Record<string, string>) => Promise<JsonBody | null>
+}
+
+/**
+ * The reads browser apps poll, answered with the bytes the store keeps: the one table both the
+ * Hono routes (`items.app.ts`) and the Node entry's front (`src/node/cached-reads.ts`) serve.
+ */
+export const listItems = {
+  route: listItemsRoute,
+  read: (store) => store.list(),
+} satisfies CachedRead
+
+export const getItem = {
+  route: getItemRoute,
+  read: (store, { id }) => store.find(id as string),
+} satisfies CachedRead
+
+export const cachedReads: readonly CachedRead[] = [listItems, getItem]

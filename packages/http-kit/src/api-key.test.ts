@@ -1,0 +1,63 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { describe, expect, it } from 'vitest'
+import { acceptApiKeys, guarded } from './api-key.js'
+
+const secretRoute = createRoute(
+  guarded({
+    method: 'post',
+    path: '/secret',
+    responses: {
+      200: { description: 'ok', content: { 'application/json': { schema: z.object({}) } } },
+    },
+  }),
+)
+
+function guardedApp(keys?: readonly string[]) {
+  const app = new OpenAPIHono()
+  if (keys) app.use(acceptApiKeys(keys))
+  app.openapi(secretRoute, (c) => c.json({}, 200))
+  return app
+}
+
+const post = (app: OpenAPIHono, headers: Record<string, string> = {}) =>
+  app.request('/secret', { method: 'POST', headers })
+
+describe('the API-key guard', () => {
+  it('admits any of the configured keys and nothing else', async () => {
+    const app = guardedApp(['first-key', 'second-key'])
+    expect((await post(app, { 'x-apikey': 'first-key' })).status).toBe(200)
+    expect((await post(app, { 'x-apikey': 'second-key' })).status).toBe(200)
+    for (const wrong of ['', 'first', 'first-key2', 'FIRST-KEY', 'first-key,second-key']) {
+      const refused = await post(app, { 'x-apikey': wrong })
+      expect(refused.status).toBe(401)
+      expect(await refused.json()).toEqual({ error: 'Unauthorized' })
+    }
+    expect((await post(app)).status).toBe(401)
+  })
+
+  it('lets every request through when no key is configured (the rule in DESIGN.md)', async () => {
+    expect((await post(guardedApp([]))).status).toBe(200)
+  })
+
+  it('refuses everything when the app never said which keys it accepts', async () => {
+    expect((await post(guardedApp(), { 'x-apikey': 'anything' })).status).toBe(401)
+  })
+
+  it('closes the connection when it refuses a request with a body on its way', async () => {
+    const refused = await guardedApp(['k']).request('/secret', {
+      method: 'POST',
+      headers: { 'content-length': '5' },
+      body: 'hello',
+    })
+    expect(refused.headers.get('connection')).toBe('close')
+  })
+
+  it('declares the scheme in the route, so the document and the guard agree', () => {
+    const app = guardedApp(['k'])
+    const document = app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+    })
+    expect(document.paths?.['/secret']?.post?.security).toEqual([{ ApiKey: [] }])
+  })
+})

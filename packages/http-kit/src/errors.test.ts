@@ -1,0 +1,52 @@
+import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { describe, expect, it } from 'vitest'
+import { errorHandler, notFound } from './errors.js'
+
+class TakenError extends Error {}
+
+function failingApp(error: Error) {
+  const lines: string[] = []
+  const app = new Hono()
+  app.get('/fail', () => {
+    throw error
+  })
+  app.notFound(notFound)
+  app.onError(errorHandler({ log: (line) => lines.push(line), known: [[TakenError, 409]] }))
+  return { app, lines }
+}
+
+describe('errorHandler', () => {
+  it('answers a known error with its status and message, logging nothing', async () => {
+    const { app, lines } = failingApp(new TakenError("an item with id 'x' already exists"))
+    const response = await app.request('/fail')
+    expect(response.status).toBe(409)
+    expect(await response.json()).toEqual({ error: "an item with id 'x' already exists" })
+    expect(lines).toEqual([])
+  })
+
+  it('keeps the status of an HTTP error under 500', async () => {
+    const { app } = failingApp(new HTTPException(400, { message: 'Malformed JSON' }))
+    const response = await app.request('/fail')
+    expect([response.status, await response.json()]).toEqual([400, { error: 'Malformed JSON' }])
+  })
+
+  it('answers anything else with a bare 500 and logs it without the password it quotes', async () => {
+    const { app, lines } = failingApp(new Error('lost mongodb://u:pw-NEVER@db.example/x'))
+    const response = await app.request('/fail')
+    expect([response.status, await response.json()]).toEqual([500, { error: 'internal error' }])
+    expect(lines.join('')).toContain('GET /fail: Error: lost mongodb://u:***@db.example/x')
+    expect(lines.join('')).not.toContain('pw-NEVER')
+  })
+})
+
+describe('notFound', () => {
+  it('answers JSON naming the method and path', async () => {
+    const { app } = failingApp(new Error())
+    const response = await app.request('/nowhere', { method: 'DELETE' })
+    expect([response.status, await response.json()]).toEqual([
+      404,
+      { error: 'no route for DELETE /nowhere' },
+    ])
+  })
+})

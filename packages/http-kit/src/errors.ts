@@ -1,0 +1,91 @@
+import { z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { redactText } from './redact.js'
+
+/** The body of every 4xx and 5xx answer. */
+export const errorSchema = z
+  .object({
+    error: z.string().openapi({ example: 'Unauthorized' }),
+    issues: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: 'What failed validation, field by field' }),
+  })
+  .openapi('Error')
+
+export type ErrorBody = z.infer<typeof errorSchema>
+
+/** An OpenAPI response entry for an error status. */
+export function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: errorSchema } } }
+}
+
+/** Turns zod issues into the `issues` of an error body, with dotted paths. */
+export function describeIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): NonNullable<ErrorBody['issues']> {
+  return issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }))
+}
+
+const targets: Record<string, string> = {
+  json: 'request body',
+  param: 'path parameter',
+  query: 'query parameter',
+  header: 'header',
+}
+
+/**
+ * The validation hook of every route (`new OpenAPIHono({ defaultHook: validationHook })`): 400
+ * `{"error":"invalid <what>","issues":[{path,message}]}`, paths dotted.
+ */
+export function validationHook(
+  result:
+    | { success: true }
+    | { success: false; error: { issues: ZodIssueLike[] }; target?: string },
+  c: Context,
+): Response | undefined {
+  if (result.success) return
+  const what = targets[result.target ?? ''] ?? 'request'
+  return c.json({ error: `invalid ${what}`, issues: describeIssues(result.error.issues) }, 400)
+}
+
+type ZodIssueLike = { path: readonly PropertyKey[]; message: string }
+
+/** JSON 404 for any path or method no route serves. */
+export function notFound(c: Context): Response {
+  return c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404)
+}
+
+/** An error class a service maps to a status of its own, its message shown as it is. */
+export type KnownError = [new (...args: never[]) => Error, ContentfulStatusCode]
+
+/**
+ * The error handler of both micros (`app.onError(...)`): a known error answers its status with
+ * its message; an `HTTPException` under 500 keeps its status; anything else is logged (secrets
+ * redacted: a driver's message may quote a URL with its password) and answers a bare 500
+ * `{"error":"internal error"}`, nothing of the internals shown.
+ * @example app.onError(errorHandler({ log, known: [[DuplicateIdError, 409]] }))
+ */
+export function errorHandler({
+  log,
+  known = [],
+}: {
+  /** Takes each line, newline included. */
+  log: (line: string) => void
+  known?: readonly KnownError[]
+}) {
+  return function answerError(error: Error, c: Context): Response {
+    for (const [kind, status] of known) {
+      if (error instanceof kind) return c.json({ error: error.message }, status)
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ error: error.message || 'bad request' }, error.status)
+    }
+    const requestId = (c as Context<{ Variables: { requestId?: string } }>).get('requestId') ?? '-'
+    const what = redactText(error.stack ?? String(error))
+    log(`${new Date().toISOString()} ${requestId} error ${c.req.method} ${c.req.path}: ${what}\n`)
+    return c.json({ error: 'internal error' }, 500)
+  }
+}

@@ -1,0 +1,45 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { errorResponse } from './errors.js'
+
+export const healthRoute = createRoute({
+  method: 'get',
+  path: '/healthz',
+  summary: 'Whether the service and its stores answer',
+  security: [],
+  responses: {
+    200: {
+      description: 'Serving: every store answers',
+      content: {
+        'application/json': { schema: z.object({ status: z.literal('ok') }).openapi('Health') },
+      },
+    },
+    503: errorResponse('A store does not answer, or has no space left'),
+  },
+})
+
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` when every store answers its `ping()`, otherwise 503
+ * with `describe(error)` as the error (what a load balancer or an operator needs to hear,
+ * nothing of the internals).
+ * @example app.route('/', healthApp({ stores: [store], describe: () => 'database unavailable' }))
+ */
+export function healthApp({
+  stores,
+  describe,
+  log,
+}: {
+  stores: readonly { ping(): Promise<void> }[]
+  describe: (error: unknown) => string
+  /** Where the reason of a failed check goes, newline included; nowhere when absent. */
+  log?: (line: string) => void
+}) {
+  return new OpenAPIHono().openapi(healthRoute, async (c) => {
+    try {
+      await Promise.all(stores.map((store) => store.ping()))
+      return c.json({ status: 'ok' as const }, 200)
+    } catch (error) {
+      log?.(`healthz: ${error instanceof Error ? error.message : String(error)}\n`)
+      return c.json({ error: describe(error) }, 503)
+    }
+  })
+}

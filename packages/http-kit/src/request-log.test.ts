@@ -1,0 +1,76 @@
+import { Hono } from 'hono'
+import { describe, expect, it } from 'vitest'
+import { requestLine, requestLog } from './request-log.js'
+
+function loggedApp() {
+  const lines: string[] = []
+  const app = new Hono()
+  app.use(requestLog({ write: (line) => lines.push(line) }))
+  app.get('/*', (c) => c.json({ path: c.req.path }))
+  return { app, lines }
+}
+
+const line = /^(\S+) (\S+) (\S+) (\S+) (\d{3}) (\d+\.\d{2})ms\n$/
+
+describe('requestLog', () => {
+  it('writes one line per request: time, request id, method, path, status and ms', async () => {
+    const { app, lines } = loggedApp()
+    const response = await app.request('/items/tt1')
+    const [, time, id, method, path, status] = lines[0]?.match(line) ?? []
+    expect(lines).toHaveLength(1)
+    expect(new Date(time as string).toISOString()).toBe(time)
+    expect(id).toBe(response.headers.get('x-request-id'))
+    expect([method, path, status]).toEqual(['GET', '/items/tt1', '200'])
+  })
+
+  it.each([
+    ['an encoded newline', '/x%0A2026-01-01T00:00:00.000Z forged GET /admin 200 1.00ms', '%0A'],
+    ['an encoded carriage return', '/x%0Dforged', '%0D'],
+    ['an encoded tab and spaces', '/x%09y%20z', '%09'],
+    ['a decoded control character', '/x%1By', '%1B'],
+  ])('escapes %s in the path, so that no request forges a line', async (_, path, shown) => {
+    const { app, lines } = loggedApp()
+    await app.request(path)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(line)
+    expect(lines[0]).toContain(shown)
+  })
+
+  it('keeps a sane x-request-id and replaces one that could break the line', async () => {
+    const { app, lines } = loggedApp()
+    const kept = await app.request('/', { headers: { 'x-request-id': 'abc-123.x:y' } })
+    expect(kept.headers.get('x-request-id')).toBe('abc-123.x:y')
+    const replaced = await app.request('/', { headers: { 'x-request-id': 'a b\tforged 200' } })
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f]{6}-[0-9a-z]+$/)
+    expect(lines.join('')).not.toContain('forged')
+  })
+
+  it('gives requests without an id distinct ids', async () => {
+    const { app } = loggedApp()
+    const ids = await Promise.all(
+      [1, 2, 3].map(async () => (await app.request('/')).headers.get('x-request-id')),
+    )
+    expect(new Set(ids).size).toBe(3)
+  })
+
+  it('marks every answer nosniff, refusals and errors included', async () => {
+    const app = new Hono()
+    app.use(requestLog({ write: () => {} }))
+    app.get('/fail', () => {
+      throw new Error('boom')
+    })
+    app.onError((_, c) => c.json({ error: 'internal error' }, 500))
+    for (const path of ['/fail', '/nowhere']) {
+      const response = await app.request(path)
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+  })
+})
+
+describe('requestLine', () => {
+  it('leaves a plain path as it is', () => {
+    expect(requestLine('id-1', 'GET', '/items/tt0111161', 200, performance.now())).toMatch(
+      / id-1 GET \/items\/tt0111161 200 \d+\.\d{2}ms\n$/,
+    )
+  })
+})

@@ -1,0 +1,152 @@
+import { z } from 'zod'
+import { secretsOfEnv, shownValue } from './redact.js'
+
+/** An environment as the runtime gives it: `process.env`, or a Worker's string bindings. */
+export type RawEnv = Readonly<Record<string, string | undefined>>
+
+/** A start-up failure naming every bad setting, one line each, for a readable exit. */
+export class SettingsError extends Error {
+  override name = 'SettingsError'
+  readonly problems: readonly string[]
+
+  constructor(problems: readonly string[]) {
+    super(`invalid settings:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
+    this.problems = problems
+  }
+}
+
+/** One message for every way a check fails, and no further check runs on the value. */
+const failing = (message: string) => ({ error: message, abort: true })
+
+function wholeNumber(min: number, max: number, message: string) {
+  return z.coerce
+    .number(failing(message))
+    .refine((value) => Number.isInteger(value) && value >= min && value <= max, failing(message))
+}
+
+/** A non-blank string, trimmed. */
+export function text() {
+  return z.string(failing('must be text')).trim().min(1, failing('must not be blank'))
+}
+
+/** A TCP port; 0 asks the system for a free one. */
+export function port() {
+  return wholeNumber(0, 65_535, 'must be a whole number from 0 to 65535')
+}
+
+/** A duration in whole milliseconds, above 0 and at most `max` when given. */
+export function milliseconds({ max }: { max?: number } = {}) {
+  const range = max === undefined ? 'above 0' : `from 1 to ${max}`
+  return wholeNumber(
+    1,
+    max ?? Number.MAX_SAFE_INTEGER,
+    `must be a whole number of milliseconds ${range}`,
+  )
+}
+
+/** One of `values`, as written. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, failing(`must be one of ${values.join(', ')}`))
+}
+
+/** A comma list, each item trimmed, empty items dropped: `' a, b ,,'` is `['a', 'b']`. */
+export function commaList() {
+  return z.string(failing('must be text')).transform((list) =>
+    list
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+}
+
+/** An origin a browser sends: http(s), a host, perhaps a port, and nothing after. */
+function originOf(value: string): string | undefined {
+  if (!/^https?:\/\/[^/\s?#@]+$/i.test(value)) return undefined
+  try {
+    return new URL(value).origin
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `*` (any origin) or a comma list of origins such as `https://app.example:8443`, each written
+ * as a browser sends it (lower case, no default port), so that an exact match finds it.
+ */
+export function origins() {
+  return commaList()
+    .refine(
+      (list) => list.length > 0 && list.every((origin) => origin === '*' || originOf(origin)),
+      failing('must be * or a comma list of origins like https://app.example.com'),
+    )
+    .transform((list) => list.map((origin) => (origin === '*' ? origin : (originOf(origin) ?? ''))))
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== ''
+  } catch {
+    return false
+  }
+}
+
+/**
+ * An absolute http(s) URL, kept as written; with `orPath`, a path on the same origin too
+ * (`/mail`, but not `//host`, which a browser reads as another host).
+ */
+export function httpUrl({ orPath = false }: { orPath?: boolean } = {}) {
+  const message = `must be an http(s) URL${orPath ? ' or a path starting with /' : ''}`
+  return text().refine(
+    (url) => (orPath && /^\/(?!\/)/.test(url)) || isHttpUrl(url),
+    failing(message),
+  )
+}
+
+/** Reads one service's settings; see `defineSettings`. */
+export type SettingsReader<Settings> = {
+  /** Every environment name the service reads. */
+  readonly names: readonly string[]
+  /** @throws SettingsError naming every bad setting; a key's value never appears in it. */
+  parse(raw: RawEnv): Settings
+  /** The secrets `raw` holds (keys, passwords in URLs), whether or not it parses. */
+  secrets(raw: RawEnv): string[]
+}
+
+/**
+ * One service's settings: a parser per environment name, the names whose whole value is a
+ * secret (`keys`), and how the parsed values make the service's settings object. A blank value
+ * counts as unset, so `PORT=` in a shell falls back to the default.
+ * @example
+ * const settings = defineSettings({ PORT: port().default(4000) }, { toSettings: (env) => ({ port: env.PORT }) })
+ * settings.parse({ PORT: 'abc' }) // throws 'invalid settings:\n  PORT="abc": must be a whole number from 0 to 65535'
+ */
+export function defineSettings<Shape extends z.core.$ZodShape, Settings>(
+  shape: Shape,
+  options: {
+    keys?: readonly (keyof Shape & string)[]
+    toSettings: (env: z.output<z.ZodObject<Shape>>) => Settings
+  },
+): SettingsReader<Settings> {
+  const schema = z.object(shape)
+  const names = Object.keys(shape)
+  const keys: ReadonlySet<string> = new Set(options.keys)
+  return {
+    names,
+    secrets: (raw) => secretsOfEnv(raw, names, keys),
+    parse(raw) {
+      const present = Object.fromEntries(
+        names.flatMap((name) => (raw[name]?.trim() ? [[name, raw[name]]] : [])),
+      )
+      const result = schema.safeParse(present)
+      if (result.success) return options.toSettings(result.data as z.output<z.ZodObject<Shape>>)
+      const problems = new Map<string, string>()
+      for (const { path, message } of result.error.issues) {
+        const name = String(path[0])
+        if (problems.has(name)) continue
+        problems.set(name, `${name}${shownValue(present[name], keys.has(name))}: ${message}`)
+      }
+      throw new SettingsError([...problems.values()])
+    },
+  }
+}
