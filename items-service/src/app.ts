@@ -1,16 +1,4 @@
-import { OpenAPIHono } from '@hono/zod-openapi'
-import {
-  type ApiKeyVariables,
-  acceptApiKeys,
-  apiKeyScheme,
-  cors,
-  errorHandler,
-  notFound,
-  type RequestLogVariables,
-  requestLog,
-  validationHook,
-} from '@movies-and-mail/http-kit'
-import { addDocsRoutes } from './docs/docs.routes.js'
+import { addDocsRoutes, createServiceApp } from '@movies-and-mail/http-kit'
 import { healthApp } from './health/health.app.js'
 import { itemsApp } from './items/items.app.js'
 import {
@@ -36,8 +24,6 @@ export type AppOptions = {
   mailServiceUrl?: string
 }
 
-type AppEnv = { Variables: RequestLogVariables & ApiKeyVariables }
-
 /**
  * items-service as a Hono app over the given store. Pure: reads no environment, opens nothing.
  * @example createApp({ store: await EmbeddedItemStore.open('.data') })
@@ -50,25 +36,25 @@ export function createApp({
   webAssets = new Map(),
   mailServiceUrl = 'http://localhost:4001',
 }: AppOptions) {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  app.use(requestLog({ write: log }), cors({ origins: corsOrigins }))
-  app.use(acceptApiKeys(apiKey === undefined ? [] : [apiKey]))
-  app.openAPIRegistry.registerComponent('securitySchemes', apiKeyScheme.name, apiKeyScheme.scheme)
+  const app = createServiceApp({
+    log,
+    corsOrigins,
+    apiKeys: apiKey === undefined ? [] : [apiKey],
+    knownErrors: [
+      [DuplicateIdError, 409],
+      [StoreUnavailableError, 503],
+      [StoreFullError, 507],
+    ],
+  })
   app.route('/', healthApp({ store }))
   const routes = app.route('/', itemsApp({ store }))
-  addDocsRoutes(app)
+  addDocsRoutes(app, {
+    title: 'items-service',
+    version: '1.0.0',
+    description:
+      'Movie records for browser apps. Every mutation answers the complete current list. Errors are `{"error": "..."}`, with `issues` for validation.',
+  })
   app.route('/', webRoutes({ assets: webAssets, mailServiceUrl }))
-  app.notFound(notFound)
-  app.onError(
-    errorHandler({
-      log,
-      known: [
-        [DuplicateIdError, 409],
-        [StoreUnavailableError, 503],
-        [StoreFullError, 507],
-      ],
-    }),
-  )
   return routes
 }
 

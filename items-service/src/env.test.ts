@@ -1,3 +1,4 @@
+import { thrownBy } from '@movies-and-mail/http-kit/test-support'
 import { describe, expect, it } from 'vitest'
 import { parseEnv, secretValues, settingNames } from './env.js'
 
@@ -109,13 +110,15 @@ describe('parseEnv', () => {
   })
 
   it('shows a bad URL with its password redacted, keeping user and host for the reader', () => {
-    const message = errorOf({ CONNECTION_URL: 'postgres://user:pw@host/db' })
+    const message = thrownBy(() => parseEnv({ CONNECTION_URL: 'postgres://user:pw@host/db' }))
     expect(message).toContain('CONNECTION_URL="postgres://user:***@host/db"')
     expect(message).not.toContain('pw')
   })
 
   it('redacts a password wherever a URL lands by mistake', () => {
-    const message = errorOf({ MAIL_SERVICE_URL: 'ftp://mailer:hunter2@mail.example' })
+    const message = thrownBy(() =>
+      parseEnv({ MAIL_SERVICE_URL: 'ftp://mailer:hunter2@mail.example' }),
+    )
     expect(message).toContain('MAIL_SERVICE_URL="ftp://mailer:***@mail.example"')
     expect(message).not.toContain('hunter2')
   })
@@ -132,35 +135,17 @@ describe('parseEnv', () => {
   })
 
   it('names every bad setting at once', () => {
-    expect(() => parseEnv({ PORT: 'abc', CONNECT_TIMEOUT_MS: '-5' })).toThrow(
-      /PORT="abc".*\n.*CONNECT_TIMEOUT_MS="-5"/,
-    )
+    const lines = thrownBy(() => parseEnv({ PORT: 'abc', CONNECT_TIMEOUT_MS: '-5' })).split('\n')
+    expect(
+      lines.filter((line) => /^ {2}(PORT="abc"|CONNECT_TIMEOUT_MS="-5"): /.test(line)),
+    ).toHaveLength(2)
   })
 
   it('lists every setting it reads by name', () => {
     expect([...settingNames].sort()).toEqual(
-      [
-        'PORT',
-        'HOST',
-        'CONNECTION_URL',
-        'DB_NAME',
-        'COLLECTION_NAME',
-        'DATA_DIR',
-        'ITEMS_APIKEY',
-        'CORS_ORIGINS',
-        'CONNECT_TIMEOUT_MS',
-        'SHUTDOWN_TIMEOUT_MS',
-        'MAIL_SERVICE_URL',
-      ].sort(),
+      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS MAIL_SERVICE_URL'
+        .split(' ')
+        .sort(),
     )
   })
 })
-
-function errorOf(raw: Record<string, string>): string {
-  try {
-    parseEnv(raw)
-  } catch (error) {
-    return String(error)
-  }
-  throw new Error('parseEnv accepted the settings')
-}

@@ -1,5 +1,5 @@
 import { request } from 'node:http'
-import { killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { killBuiltEntries, stopDuringTrickle } from '@movies-and-mail/http-kit/test-support'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sleep, startService, temporaryDataDir } from './support/built-service.js'
 
@@ -77,19 +77,12 @@ describe('SIGTERM', () => {
       body: JSON.stringify({ id: 'tt1', name: 'Acknowledged', genre: 'Drama' }),
     })
     expect(stored.status).toBe(201)
-    const upload = trickleForever(`${service.url}/items`)
-    await sleep(300) // the server has the request's head and is waiting for the rest
-
-    const signalled = Date.now()
-    service.kill('SIGTERM')
-    expect(await service.exited).toEqual({ code: 0, signal: null })
-    const took = Date.now() - signalled
-    expect(took).toBeGreaterThanOrEqual(900)
+    const stop = await stopDuringTrickle(service, `${service.url}/items`)
+    expect(stop).toMatchObject({ exit: { code: 0, signal: null }, cut: true })
     // The deadline, plus the store's close and Node's exit on a slow machine.
-    expect(took).toBeLessThan(1_000 + 1_500)
+    expect(stop.tookMs).toBeGreaterThanOrEqual(900)
+    expect(stop.tookMs).toBeLessThan(1_000 + 1_500)
     expect(service.stdout).toContain('closed 1 connection(s) still in flight after 1000 ms')
-    expect(await upload.cut).toBe(true)
-    upload.stop()
 
     const again = await startService({ DATA_DIR })
     expect(await (await fetch(`${again.url}/items`)).json()).toEqual([
@@ -97,24 +90,3 @@ describe('SIGTERM', () => {
     ])
   })
 })
-
-/** A POST that sends a byte of its body every 100 ms and never ends it. */
-function trickleForever(url: string): { cut: Promise<boolean>; stop: () => void } {
-  const upload = request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': '1000' },
-  })
-  const cut = new Promise<boolean>((resolve) => {
-    upload.on('error', () => resolve(true))
-    upload.on('response', () => resolve(false))
-  })
-  upload.write('{')
-  const timer = setInterval(() => upload.write(' '), 100)
-  return {
-    cut,
-    stop: () => {
-      clearInterval(timer)
-      upload.destroy()
-    },
-  }
-}

@@ -1,17 +1,4 @@
-import { OpenAPIHono } from '@hono/zod-openapi'
-import {
-  type ApiKeyVariables,
-  acceptApiKeys,
-  apiKeyScheme,
-  cors,
-  errorHandler,
-  notFound,
-  type RequestLogVariables,
-  redactText,
-  requestLog,
-  validationHook,
-} from '@movies-and-mail/http-kit'
-import { addDocsRoutes } from './docs/docs.routes.js'
+import { addDocsRoutes, createServiceApp, redactText } from '@movies-and-mail/http-kit'
 import { healthApp } from './health/health.app.js'
 import type { MailLog } from './mail-log/mail-log.js'
 import type { Mailer, MailTemplate } from './mailer/mailer.js'
@@ -58,18 +45,20 @@ export function createApp({
   // With no key the guard lets every call through (the rule in DESIGN.md); mail must never be
   // open, so each entry makes sure there is one, and the app refuses to exist without.
   if (apiKeys.length === 0) throw new Error('mail-service needs at least one API key (API_KEYS)')
-  const app = new OpenAPIHono<{ Variables: RequestLogVariables & ApiKeyVariables }>({
-    defaultHook: validationHook,
+  const app = createServiceApp({
+    log,
+    logError: (line) => logError(line.trimEnd()),
+    corsOrigins,
+    apiKeys,
   })
-  app.use(requestLog({ write: log }), cors({ origins: corsOrigins }), acceptApiKeys(apiKeys))
-  app.onError(errorHandler({ log: (line) => logError(line.trimEnd()) }))
-  app.notFound(notFound)
-  app.openAPIRegistry.registerComponent('securitySchemes', apiKeyScheme.name, apiKeyScheme.scheme)
   app.route('/', healthApp({ stores: outbox ? [mailLog, outbox] : [mailLog], logError }))
   app.route('/', sendMailApp({ mailer, mailLog, template, retry, logError }))
   app.route('/', recordsApp({ mailLog, outbox, logError }))
-
-  addDocsRoutes(app)
+  addDocsRoutes(app, {
+    title: 'Mail service',
+    version: '1.0.0',
+    description: 'Sends a fixed greeting through Mailgun and logs every send.',
+  })
   return app
 }
 

@@ -4,10 +4,10 @@ import {
   httpUrl,
   milliseconds,
   oneOf,
-  origins,
-  port,
-  type RawEnv,
+  type ServiceSettings,
   SettingsError,
+  serviceSettings,
+  serviceSettingsOf,
   text,
 } from '@movies-and-mail/http-kit'
 import { z } from 'zod'
@@ -22,25 +22,28 @@ export type Transport =
   | { kind: 'outbox' }
   | { kind: 'mailgun'; apiKey: string; domain: string; baseUrl: string }
 
-export type Settings = {
-  port: number
-  host: string
+export type Settings = ServiceSettings & {
   /** Accepted `x-apikey` values; empty when API_KEYS is unset. */
   apiKeys: string[]
   transport: Transport
   mail: { from: string; subject: string; text: string; timeoutMs: number }
   /** Set when the logs live in a Deta Base instead of the embedded store. */
   deta?: { projectKey: string; host: string }
-  dataDir: string
-  corsOrigins: string[]
-  /** How long a stop waits for requests in flight before it closes their connections. */
-  shutdownTimeoutMs: number
 }
 
-const settings = defineSettings(
+/**
+ * Every setting mail-service reads: `parseEnv` reads them once from an environment-like record
+ * (process.env or Worker bindings; blank counts as unset) and throws a `SettingsError` naming
+ * every bad one, with no key's value and no URL's password in it; `secretValues` are the secrets
+ * an environment holds, for redacting what libraries write at start, whether or not it parses.
+ */
+export const {
+  parse: parseEnv,
+  secrets: secretValues,
+  names: settingNames,
+} = defineSettings(
   {
-    PORT: port().default(4001),
-    HOST: text().default('0.0.0.0'),
+    ...serviceSettings({ port: 4001 }),
     API_KEYS: commaList()
       .refine((keys) => keys.every((key) => noSpaceOrControl.test(key)), 'keys may not hold spaces')
       .default([]),
@@ -66,7 +69,6 @@ const settings = defineSettings(
     MAIL_SUBJECT: z.string().default('Hello from the movies app'),
     MAIL_TEXT: z.string().default('Hello {name},\n\nthank you for getting in touch.'),
     MAIL_TIMEOUT_MS: timeoutMs.default(10_000),
-    SHUTDOWN_TIMEOUT_MS: timeoutMs.default(10_000),
     MAIL_TRANSPORT: oneOf(['mailgun', 'outbox']).optional(),
     DETA_PROJECT_KEY: text()
       .refine((key) => /^[^\s_]+_\S+$/.test(key), 'must look like <project id>_<secret>')
@@ -77,14 +79,11 @@ const settings = defineSettings(
         'must be a host name with an optional port, without https:// or a path',
       )
       .optional(),
-    DATA_DIR: text().default('.data'),
-    CORS_ORIGINS: origins().default(['*']),
   },
   {
     keys: ['API_KEYS', 'MAIL_APIKEY', 'DETA_PROJECT_KEY'],
     toSettings: (env): Settings => ({
-      port: env.PORT,
-      host: env.HOST,
+      ...serviceSettingsOf(env),
       apiKeys: env.API_KEYS,
       transport: pickTransport(env),
       mail: {
@@ -96,33 +95,9 @@ const settings = defineSettings(
       deta: env.DETA_PROJECT_KEY
         ? { projectKey: env.DETA_PROJECT_KEY, host: env.DETA_BASE_HOST ?? 'database.deta.sh' }
         : undefined,
-      dataDir: env.DATA_DIR,
-      corsOrigins: env.CORS_ORIGINS,
-      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     }),
   },
 )
-
-/** Every setting mail-service reads, by name. */
-export const settingNames = settings.names
-
-/**
- * The secrets an environment holds, keys and the passwords in URLs, for redacting messages
- * that libraries write (such as an error at start), whether or not the settings parse.
- */
-export function secretValues(raw: RawEnv): string[] {
-  return settings.secrets(raw)
-}
-
-/**
- * Reads the settings once from an environment-like record (process.env or Worker bindings).
- * Empty strings count as unset. Messages name the setting and show its value, except a key's,
- * with the password of any URL in it redacted.
- * @throws SettingsError naming every bad setting, for a readable start-up failure.
- */
-export function parseEnv(raw: RawEnv): Settings {
-  return settings.parse(raw)
-}
 
 /** The parsed settings that choose the transport. */
 type TransportEnv = {

@@ -1,12 +1,15 @@
 import type { RouteConfig } from '@hono/zod-openapi'
 import type { JsonBody } from '@movies-and-mail/http-kit'
-import type { ItemStore } from '../store/item-store.js'
+import type { CachedItems, ItemStore } from '../store/item-store.js'
 import { getItemRoute, listItemsRoute } from './items.routes.js'
 
 /** A polled read whose answer is the store's serialised bytes; null when there is none. */
 export type CachedRead = {
   route: RouteConfig
+  /** The answer from any store. */
   read: (store: ItemStore, params: Record<string, string>) => Promise<JsonBody | null>
+  /** The same answer at once, from a store that keeps its items' JSON in memory. */
+  readCached: (cached: CachedItems, params: Record<string, string>) => Uint8Array | null
 }
 
 /**
@@ -16,11 +19,13 @@ export type CachedRead = {
 export const listItems = {
   route: listItemsRoute,
   read: (store) => store.list(),
+  readCached: (cached) => cached.list(),
 } satisfies CachedRead
 
 export const getItem = {
   route: getItemRoute,
   read: (store, { id }) => store.find(id as string),
+  readCached: (cached, { id }) => cached.find(id as string),
 } satisfies CachedRead
 
 export const cachedReads: readonly CachedRead[] = [listItems, getItem]

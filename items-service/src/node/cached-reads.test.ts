@@ -33,7 +33,9 @@ class Server {
       return appListener(req, res)
     }
     this.#server = createServer(
-      direct ? withCachedReads(counted, { reads: cachedReads, store, corsOrigins, log }) : counted,
+      direct
+        ? withCachedReads(counted, { reads: cachedReads, cached: store.cached, corsOrigins, log })
+        : counted,
     )
   }
 

@@ -2,13 +2,14 @@ import type { IncomingMessage, RequestListener } from 'node:http'
 import { corsPolicy, requestIdFor, requestLine } from '@movies-and-mail/http-kit'
 import { TrieRouter } from 'hono/router/trie-router'
 import type { CachedRead } from '../items/items.cached-reads.js'
-import type { ItemStore } from '../store/item-store.js'
+import type { CachedItems } from '../store/item-store.js'
 
 const dotSegment = /\/\.\.?(?:\/|$)/
 
 export type CachedReadsOptions = {
   reads: readonly CachedRead[]
-  store: ItemStore
+  /** The store's items in memory (`ItemStore.cached`). */
+  cached: CachedItems
   /** As given to `createApp`. */
   corsOrigins: readonly string[]
   /** As given to `createApp`. */
@@ -16,30 +17,30 @@ export type CachedReadsOptions = {
 }
 
 /**
- * Puts the polled reads of the embedded store (`GET /items`, `GET /items/<id>` of an item that
- * exists) in front of `app`, the Hono app's Node listener, answered by node:http alone. For an
- * answer of a few hundred bytes, the adapter's web `Request`/`Response` and Hono's dispatch cost
- * more than the answer itself (README › Performance).
+ * Puts the polled reads of a store that keeps its items' JSON in memory (`GET /items`,
+ * `GET /items/<id>` of an item that exists) in front of `app`, the Hono app's Node listener,
+ * answered by node:http alone, at once. For an answer of a few hundred bytes, the adapter's web
+ * `Request`/`Response` and Hono's dispatch cost more than the answer (README › Performance).
  *
  * Nothing is defined twice: the routes come from the same table the Hono app serves
  * (`cachedReads`), matched by Hono's own router and checked by each route's own param schema;
  * the answer is made by the kit's helpers the app's middleware use (request id, CORS, log line),
  * and a test compares both paths request by request. Anything else (another method, a query,
- * a path to decode or with dot segments, a param the schema refuses, an unknown id, a stream)
- * goes to `app`. The front does not read `Host`, on which none of these answers depends; the
- * adapter would refuse a malformed one with 400, the front answers the read.
- * @example createServer(withCachedReads(listener, { reads: cachedReads, store, corsOrigins, log }))
+ * a path to decode or with dot segments, a param the schema refuses, an unknown id) goes to
+ * `app`. The front does not read `Host`, on which none of these answers depends; the adapter
+ * would refuse a malformed one with 400, the front answers the read.
+ * @example createServer(withCachedReads(listener, { reads: cachedReads, cached, corsOrigins, log }))
  */
 export function withCachedReads(
   app: RequestListener,
-  { reads, store, corsOrigins, log }: CachedReadsOptions,
+  { reads, cached, corsOrigins, log }: CachedReadsOptions,
 ): RequestListener {
   const cors = corsPolicy({ origins: corsOrigins })
   const router = new TrieRouter<CachedRead>()
   // The document's `{id}` is Hono's `:id`.
   for (const read of reads) router.add('GET', read.route.path.replace(/{(\w+)}/g, ':$1'), read)
 
-  async function answer(request: IncomingMessage): Promise<Uint8Array | null> {
+  function answer(request: IncomingMessage): Uint8Array | null {
     const url = request.url ?? ''
     if (request.method !== 'GET' || url.includes('?') || url.includes('%')) return null
     // The adapter resolves `.` and `..` segments before the app routes the path.
@@ -49,31 +50,26 @@ export function withCachedReads(
     const [read, params] = matched
     const schema = read.route.request?.params
     if (schema && !schema.safeParse(params).success) return null
-    const body = await read.read(store, params)
-    return body instanceof Uint8Array ? body : null
+    return read.readCached(cached, params)
   }
 
   return function answerCachedRead(request, response) {
     const startedAt = performance.now()
-    answer(request).then(
-      (body) => {
-        if (body === null) return app(request, response)
-        const given = request.headers['x-request-id']
-        const requestId = requestIdFor(typeof given === 'string' ? given : undefined)
-        // The headers the app's requestLog, cors and jsonBytes give the same answer.
-        const headers: Record<string, string | number> = {
-          'x-content-type-options': 'nosniff',
-          'x-request-id': requestId,
-        }
-        cors.addAnswerHeaders(request.headers.origin, (name, value) => {
-          headers[name] = value
-        })
-        headers['content-type'] = 'application/json'
-        headers['content-length'] = body.byteLength
-        response.writeHead(200, headers).end(body)
-        log(requestLine(requestId, 'GET', request.url as string, 200, startedAt))
-      },
-      () => app(request, response),
-    )
+    const body = answer(request)
+    if (body === null) return app(request, response)
+    const given = request.headers['x-request-id']
+    const requestId = requestIdFor(typeof given === 'string' ? given : undefined)
+    // The headers the app's requestLog, cors and jsonBytes give the same answer.
+    const headers: Record<string, string | number> = {
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
+    }
+    cors.addAnswerHeaders(request.headers.origin, (name, value) => {
+      headers[name] = value
+    })
+    headers['content-type'] = 'application/json'
+    headers['content-length'] = body.byteLength
+    response.writeHead(200, headers).end(body)
+    log(requestLine(requestId, 'GET', request.url as string, 200, startedAt))
   }
 }

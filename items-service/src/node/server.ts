@@ -1,6 +1,5 @@
 import { redactText } from '@movies-and-mail/http-kit'
 import { batchedLines, listen, stopOnSignals } from '@movies-and-mail/http-kit/node'
-import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { cachedReads } from '../items/items.cached-reads.js'
 import { openItemStore } from '../store/open-item-store.js'
@@ -18,28 +17,40 @@ let opening = ''
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
   if (settings.connectionUrl) opening = ` (database at ${settings.connectionUrl})`
-  const { store, description, inMemory, notices } = await withDeadline(
+  const { store, description, notices } = await withDeadline(
     openItemStore(settings),
     settings.connectTimeoutMs,
   )
   opening = ''
   for (const notice of notices) log(`items-service: ${notice}`)
-  const app = createApp({
-    store,
-    apiKey: settings.apiKey,
-    corsOrigins: settings.corsOrigins,
-    log: output.write,
-    mailServiceUrl: settings.mailServiceUrl,
-    // The build puts the bundled web app beside this file.
-    webAssets: await loadWebAssets(new URL('./web/', import.meta.url)),
-  })
-  // With the embedded store, the polled reads are answered from its bytes by node:http alone.
-  const reads = { reads: cachedReads, store, corsOrigins: settings.corsOrigins, log: output.write }
-  const { server, address, port } = await listen(app.fetch, {
-    port: settings.port,
-    host: settings.host,
-    front: inMemory ? (listener) => withCachedReads(listener, reads) : undefined,
-  })
+  const webAssets = await loadWebAssets(new URL('./web/', import.meta.url))
+  // The app (Hono, the routes, the docs, the page) loads while the server starts listening: the
+  // front answers the polled reads from the store meanwhile, and a load failure fails the start.
+  const app = import('../app.js').then(({ createApp }) =>
+    createApp({
+      store,
+      apiKey: settings.apiKey,
+      corsOrigins: settings.corsOrigins,
+      log: output.write,
+      mailServiceUrl: settings.mailServiceUrl,
+      // The build puts the bundled web app beside this file.
+      webAssets,
+    }),
+  )
+  const { cached } = store
+  const reads = { reads: cachedReads, corsOrigins: settings.corsOrigins, log: output.write }
+  const [{ server, address, port }] = await Promise.all([
+    listen(
+      app.then(({ fetch }) => fetch),
+      {
+        port: settings.port,
+        host: settings.host,
+        // With the embedded store, the polled reads are answered from its bytes by node:http.
+        front: cached && ((listener) => withCachedReads(listener, { ...reads, cached })),
+      },
+    ),
+    app.catch((error: unknown) => fail('failed to load its routes', error)),
+  ])
   log(`items-service listening on http://${address}:${port} (${description})`)
   stopOnSignals(server, {
     timeoutMs: settings.shutdownTimeoutMs,

@@ -9,6 +9,7 @@ import { SortableIdSequence } from '@movies-and-mail/http-kit'
 import type { Database } from 'lmdb'
 import type { Item, ItemFields } from '../items/item.schema.js'
 import {
+  type CachedItems,
   DuplicateIdError,
   type ItemStore,
   StoreFullError,
@@ -70,13 +71,20 @@ export class EmbeddedItemStore implements ItemStore {
     }
   }
 
+  readonly cached: CachedItems = {
+    list: () => this.#cache.bytes(),
+    find: (id) => {
+      const key = this.#keyById.get(id)
+      return key === undefined ? null : (this.#cache.get(key) ?? null)
+    },
+  }
+
   async list(): Promise<Uint8Array> {
-    return this.#cache.bytes()
+    return this.cached.list()
   }
 
   async find(id: string): Promise<Uint8Array | null> {
-    const key = this.#keyById.get(id)
-    return key === undefined ? null : (this.#cache.get(key) ?? null)
+    return this.cached.find(id)
   }
 
   async insert(item: Item): Promise<void> {

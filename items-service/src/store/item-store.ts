@@ -18,9 +18,17 @@ export interface ItemStore {
   update(id: string, fields: ItemFields): Promise<boolean>
   /** Removes one item with that `id`; false when none. */
   remove(id: string): Promise<boolean>
+  /** Present when the store keeps every item's JSON in this process: reads answered at once. */
+  readonly cached?: CachedItems
   /** Resolves when the store answers. @throws StoreUnavailableError */
   ping(): Promise<void>
   close(): Promise<void>
+}
+
+/** What `list()` and `find()` resolve to, now, from the store's memory. */
+export interface CachedItems {
+  list(): Uint8Array
+  find(id: string): Uint8Array | null
 }
 
 /** Another item already has this `id`. */

@@ -5,8 +5,6 @@ import type { ItemStore } from './item-store.js'
 export type OpenedItemStore = {
   store: ItemStore
   description: string
-  /** Whether reads answer the bytes the store keeps in this process (the embedded store). */
-  inMemory: boolean
   /** What opening the store did that the start-up log should say. */
   notices: string[]
 }
@@ -23,9 +21,9 @@ export async function openItemStore(settings: Settings): Promise<OpenedItemStore
       timeoutMs: settings.connectTimeoutMs,
     })
     const description = `MongoDB ${settings.dbName}.${settings.collectionName}`
-    return { store, description, inMemory: false, notices: [] }
+    return { store, description, notices: [] }
   }
   const store = await EmbeddedItemStore.open(settings.dataDir, settings.collectionName)
   const description = `embedded store in ${settings.dataDir}`
-  return { store, description, inMemory: true, notices: store.notices }
+  return { store, description, notices: store.notices }
 }

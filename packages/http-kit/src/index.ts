@@ -7,6 +7,7 @@ export {
 } from './api-key.js'
 export { type CorsOptions, type CorsPolicy, cors, corsPolicy } from './cors.js'
 export { type DocsPage, type OpenApiDocument, renderDocsPage } from './docs-page.js'
+export { addDocsRoutes, docsRoute, openApiRoute, type ServiceInfo } from './docs-routes.js'
 export {
   describeIssues,
   type ErrorBody,
@@ -34,6 +35,12 @@ export {
   type ResponseHeadersVariables,
   takeResponseHeaders,
 } from './response-headers.js'
+export {
+  createServiceApp,
+  type ServiceAppOptions,
+  type ServiceEnv,
+} from './service-app.js'
+export { type ServiceSettings, serviceSettings, serviceSettingsOf } from './service-settings.js'
 export {
   commaList,
   defineSettings,

@@ -4,14 +4,20 @@ import { getRequestListener } from '@hono/node-server'
 
 export type Listening = { server: Server; address: string; port: number }
 
+type Fetch = (request: Request) => Response | Promise<Response>
+
 /**
- * Serves `fetch` (a Hono app's) on node:http at `host`:`port`, resolving once it listens. A
- * port in use, or any other failure to listen, rejects, so that it fails the start like any
+ * Serves `app` (a Hono app's `fetch`) on node:http at `host`:`port`, resolving once it listens.
+ * A port in use, or any other failure to listen, rejects, so that it fails the start like any
  * other start error instead of surfacing as an unhandled `'error'` event.
+ *
+ * `app` may still be loading (a promise): the server listens meanwhile, `front` answers what it
+ * can, and the other requests wait for the app. The caller awaits the same promise, so that a
+ * load failure fails the start; the waiting requests then end with the process.
  * @example const { server, port } = await listen(app.fetch, { port: 0, host: '127.0.0.1' })
  */
 export function listen(
-  fetch: (request: Request) => Response | Promise<Response>,
+  app: Fetch | Promise<Fetch>,
   {
     port,
     host,
@@ -24,7 +30,22 @@ export function listen(
   },
 ): Promise<Listening> {
   // A request without a Host header gets the listening host, as `serve()` of the adapter does.
-  const server = createServer(front(getRequestListener(fetch, { hostname: host })))
+  const listenerOf = (fetch: Fetch) => getRequestListener(fetch, { hostname: host })
+  let appListener: RequestListener | undefined
+  const loaded = Promise.resolve(app).then((fetch) => {
+    appListener = listenerOf(fetch)
+    return appListener
+  })
+  // The caller handles a failed load; the requests waiting on it get no answer.
+  loaded.catch(() => {})
+  const whenLoaded: RequestListener = (request, response) => {
+    if (appListener) return appListener(request, response)
+    loaded.then(
+      (listener) => listener(request, response),
+      () => {},
+    )
+  }
+  const server = createServer(front(whenLoaded))
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} is in use`) : error)

@@ -1,21 +1,12 @@
 import { createHash } from 'node:crypto'
 import { htmlHeaders, originOf } from '@movies-and-mail/http-kit'
+import { cspDirectives } from '@movies-and-mail/http-kit/test-support'
 import { describe, expect, it } from 'vitest'
-import { movies, useTestApp } from '../../test/support/test-app.js'
+import { movies, useTestApp } from '../test/support/test-app.js'
 
 const webAssets = new Map([
   ['app.js', { body: new TextEncoder().encode('export {}'), type: 'text/javascript' }],
 ])
-
-/** The directives of a Content-Security-Policy, by name. */
-function directives(policy: string | null): Record<string, string> {
-  return Object.fromEntries(
-    (policy ?? '').split(';').map((directive) => {
-      const [name = '', ...sources] = directive.trim().split(/\s+/)
-      return [name, sources.join(' ')]
-    }),
-  )
-}
 
 describe('the security headers of every answer', () => {
   const app = useTestApp({ webAssets, mailServiceUrl: 'https://mail.example/v1/' })
@@ -23,7 +14,7 @@ describe('the security headers of every answer', () => {
   it('the page admits only its own scripts, styles and images, and calls only its origin and mail', async () => {
     const response = await app().request('/')
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
-    expect(directives(response.headers.get('content-security-policy'))).toEqual({
+    expect(cspDirectives(response.headers.get('content-security-policy'))).toEqual({
       'default-src': "'none'",
       'script-src': "'self'",
       'style-src': "'self'",
@@ -42,7 +33,7 @@ describe('the security headers of every answer', () => {
     const page = await response.text()
     const style = page.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? ''
     const hash = createHash('sha256').update(style).digest('base64')
-    const policy = directives(response.headers.get('content-security-policy'))
+    const policy = cspDirectives(response.headers.get('content-security-policy'))
     expect(policy['style-src']).toBe(`'self' 'sha256-${hash}'`)
     expect(policy['script-src']).toBe("'self'")
     expect(policy['default-src']).toBe("'none'")

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { movies, useTestApp } from '../../test/support/test-app.js'
+import { movies, useTestApp } from '../test/support/test-app.js'
 
 const preflight = (origin: string, method = 'POST') => ({
   method: 'OPTIONS',

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
+import { cspDirectives } from '@movies-and-mail/http-kit/test-support'
 import { describe, expect, it } from 'vitest'
-import { createApp } from '../app.js'
-import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
-import { OutboxMailer } from '../mailer/outbox-mailer.js'
+import { createApp } from './app.js'
+import { MemoryMailLog } from './mail-log/memory-mail-log.js'
+import { OutboxMailer } from './mailer/outbox-mailer.js'
 
 const apiKey = 'headers-test-key'
 const outbox = new OutboxMailer(new MemoryMailLog())
@@ -30,23 +31,13 @@ const sendMail = (body: string, headers: Record<string, string> = {}) =>
     body,
   })
 
-/** The directives of a Content-Security-Policy, by name. */
-function directives(policy: string | null): Record<string, string> {
-  return Object.fromEntries(
-    (policy ?? '').split(';').map((directive) => {
-      const [name = '', ...sources] = directive.trim().split(/\s+/)
-      return [name, sources.join(' ')]
-    }),
-  )
-}
-
 describe('GET /docs', () => {
   it('allows only its own origin and exactly its inline stylesheet, by hash', async () => {
     const response = await request('/docs')
     const page = await response.text()
     const style = page.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? ''
     const hash = createHash('sha256').update(style).digest('base64')
-    expect(directives(response.headers.get('content-security-policy'))).toEqual({
+    expect(cspDirectives(response.headers.get('content-security-policy'))).toEqual({
       'default-src': "'none'",
       'script-src': "'self'",
       'style-src': `'self' 'sha256-${hash}'`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { movies, useTestApp } from '../../test/support/test-app.js'
+import { movies, useTestApp } from '../test/support/test-app.js'
 
 describe('x-apikey when an API key is set', () => {
   const api = useTestApp({ apiKey: 's3cret-key' })

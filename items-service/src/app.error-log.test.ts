@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { failingStore } from '../../test/support/failing-store.js'
-import { createApp } from '../app.js'
+import { failingStore } from '../test/support/failing-store.js'
+import { createApp } from './app.js'
 
 describe('the log of an unexpected error', () => {
   it('keeps the error but not the password of a URL it quotes', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { movies, useTestApp } from '../../test/support/test-app.js'
+import { movies, useTestApp } from '../test/support/test-app.js'
 
 const line = /^(\S+) (\S+) (\S+) (\S+) (\d{3}) (\d+(?:\.\d+)?)ms\n$/
 

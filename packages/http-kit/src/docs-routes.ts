@@ -1,15 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi'
-import { htmlHeaders, renderDocsPage } from '@movies-and-mail/http-kit'
 import type { Env } from 'hono'
+import { renderDocsPage } from './docs-page.js'
+import { htmlHeaders } from './html-headers.js'
 
-const documentConfig = {
-  openapi: '3.1.0',
-  info: {
-    title: 'Mail service',
-    version: '1.0.0',
-    description: 'Sends a fixed greeting through Mailgun and logs every send.',
-  },
-}
+/** What a service says of itself at the top of its document and page. */
+export type ServiceInfo = { title: string; version: string; description: string }
 
 export const openApiRoute = createRoute({
   method: 'get',
@@ -39,16 +34,17 @@ export const docsRoute = createRoute({
  * Adds `GET /openapi.json` (OpenAPI 3.1, generated from the zod schemas the routes validate
  * with) and `GET /docs` (the same document as an HTML page) to `app`. Both are made on their
  * first request, so routes added after this call are in them too.
+ * @example addDocsRoutes(app, { title: 'items-service', version: '1.0.0', description: '...' })
  */
-export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>): void {
+export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>, info: ServiceInfo): void {
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined
   const getDocument = () => {
-    document ??= app.getOpenAPI31Document(documentConfig)
+    document ??= app.getOpenAPI31Document({ openapi: '3.1.0', info })
     return document
   }
   let docs: Promise<{ html: string; headers: Record<string, string> }> | undefined
   const getDocs = async () => {
-    const page = renderDocsPage(getDocument(), 'Mail service API')
+    const page = renderDocsPage(getDocument(), `${info.title} API`)
     // The page's one inline block is its stylesheet, allowed by hash; it has no script.
     return { html: page.html, headers: await htmlHeaders({ inlineStyles: [page.style] }) }
   }

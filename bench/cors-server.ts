@@ -1,0 +1,25 @@
+// One small JSON answer behind the kit's request log and either the kit's cors() or hono's
+// cors() with the same policy: what `bench/cors.mjs` compares.
+//
+//   node <bundle> kit|hono   (prints "listening on <port>")
+import { cors, jsonBytes, requestLog } from '@movies-and-mail/http-kit'
+import { listen } from '@movies-and-mail/http-kit/node'
+import { Hono } from 'hono'
+import { cors as honoCors } from 'hono/cors'
+
+const policy = honoCors({
+  origin: '*',
+  allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+  allowHeaders: ['content-type', 'x-apikey', 'x-request-id'],
+  exposeHeaders: ['location', 'retry-after', 'x-request-id'],
+  maxAge: 600,
+})
+const app = new Hono()
+app.use(requestLog({ write: () => {} }))
+app.use(process.argv[2] === 'hono' ? policy : cors({ origins: ['*'] }))
+const item = { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' }
+const body = new TextEncoder().encode(JSON.stringify(item))
+app.get('/item', (c) => jsonBytes(c, body, 200))
+
+const { port } = await listen(app.fetch, { port: 0, host: '127.0.0.1' })
+console.log(`listening on ${port}`)

@@ -1,0 +1,41 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { type ApiKeyVariables, acceptApiKeys, apiKeyScheme } from './api-key.js'
+import { cors } from './cors.js'
+import { errorHandler, type KnownError, notFound, validationHook } from './errors.js'
+import { type RequestLogVariables, requestLog } from './request-log.js'
+
+export type ServiceEnv = { Variables: RequestLogVariables & ApiKeyVariables }
+
+export type ServiceAppOptions = {
+  /** Takes each request's line, newline included. */
+  log: (line: string) => void
+  /** Takes the lines of unexpected errors, newline included; `log` when absent. */
+  logError?: (line: string) => void
+  /** `['*']` or the exact origins browser apps call from. */
+  corsOrigins: readonly string[]
+  /** The `x-apikey` values guarded routes accept; none: the guard is open (DESIGN.md). */
+  apiKeys: readonly string[]
+  /** The service's own errors and the status each answers. */
+  knownErrors?: readonly KnownError[]
+}
+
+/**
+ * The Hono app every route of both micros is added to, with what each of them has in the same
+ * form: request ids and log lines, nosniff, CORS, the API-key scheme for guarded routes, 400s
+ * from validation, JSON 404s, and errors answered without internals.
+ * @example const app = createServiceApp({ log, corsOrigins: ['*'], apiKeys: [key] })
+ */
+export function createServiceApp({
+  log,
+  logError = log,
+  corsOrigins,
+  apiKeys,
+  knownErrors = [],
+}: ServiceAppOptions): OpenAPIHono<ServiceEnv> {
+  const app = new OpenAPIHono<ServiceEnv>({ defaultHook: validationHook })
+  app.use(requestLog({ write: log }), cors({ origins: corsOrigins }), acceptApiKeys(apiKeys))
+  app.openAPIRegistry.registerComponent('securitySchemes', apiKeyScheme.name, apiKeyScheme.scheme)
+  app.notFound(notFound)
+  app.onError(errorHandler({ log: logError, known: knownErrors }))
+  return app
+}

@@ -1,0 +1,47 @@
+import { milliseconds, origins, port, text } from './settings.js'
+
+/** The settings both micros read, under the same names and with the same meaning. */
+export type ServiceSettings = {
+  port: number
+  host: string
+  /** Where the embedded store keeps its files. */
+  dataDir: string
+  /** `['*']`, or the exact origins browser apps may call from. */
+  corsOrigins: string[]
+  /** How long a stop waits for requests in flight before it closes their connections. */
+  shutdownTimeoutMs: number
+}
+
+/**
+ * The parsers of the settings every micro has, for `defineSettings`; each micro adds its own.
+ * @example defineSettings({ ...serviceSettings({ port: 4000 }), DB_NAME: text() }, { ... })
+ */
+export function serviceSettings({ port: defaultPort }: { port: number }) {
+  return {
+    PORT: port().default(defaultPort),
+    HOST: text().default('0.0.0.0'),
+    DATA_DIR: text().default('.data'),
+    CORS_ORIGINS: origins().default(['*']),
+    // Bounded: a timer past 2^31 ms would fire at once.
+    SHUTDOWN_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(10_000),
+  }
+}
+
+type ParsedServiceSettings = {
+  PORT: number
+  HOST: string
+  DATA_DIR: string
+  CORS_ORIGINS: string[]
+  SHUTDOWN_TIMEOUT_MS: number
+}
+
+/** The parsed common settings, named as both micros' settings objects name them. */
+export function serviceSettingsOf(env: ParsedServiceSettings): ServiceSettings {
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR,
+    corsOrigins: env.CORS_ORIGINS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  }
+}
