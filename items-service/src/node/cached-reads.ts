@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http'
 import { corsPolicy, requestIdFor, requestLine } from '@movies-and-mail/http-kit'
-import { TrieRouter } from 'hono/router/trie-router'
+import { RegExpRouter } from 'hono/router/reg-exp-router'
 import type { CachedRead } from '../items/items.cached-reads.js'
 import type { CachedItems } from '../store/item-store.js'
 
@@ -36,7 +36,8 @@ export function withCachedReads(
   { reads, cached, corsOrigins, log }: CachedReadsOptions,
 ): RequestListener {
   const cors = corsPolicy({ origins: corsOrigins })
-  const router = new TrieRouter<CachedRead>()
+  // The router Hono itself tries first, and the fastest of its routers at matching.
+  const router = new RegExpRouter<CachedRead>()
   // The document's `{id}` is Hono's `:id`.
   for (const read of reads) router.add('GET', read.route.path.replace(/{(\w+)}/g, ':$1'), read)
 
@@ -45,9 +46,12 @@ export function withCachedReads(
     if (request.method !== 'GET' || url.includes('?') || url.includes('%')) return null
     // The adapter resolves `.` and `..` segments before the app routes the path.
     if (dotSegment.test(url)) return null
-    const [matched] = router.match('GET', url)[0] as [CachedRead, Record<string, string>][]
-    if (!matched) return null
-    const [read, params] = matched
+    const [handlers, stash] = router.match('GET', url)
+    const [matched] = handlers
+    if (!matched || !stash) return null
+    const [read, indexes] = matched as [CachedRead, Record<string, number>]
+    const params: Record<string, string> = {}
+    for (const name in indexes) params[name] = stash[indexes[name] as number] as string
     const schema = read.route.request?.params
     if (schema && !schema.safeParse(params).success) return null
     return read.readCached(cached, params)
