@@ -10,8 +10,8 @@ import { cors as honoCors } from 'hono/cors'
 const policy = honoCors({
   origin: '*',
   allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['content-type', 'x-apikey', 'x-request-id'],
-  exposeHeaders: ['location', 'retry-after', 'x-request-id'],
+  allowHeaders: ['content-type', 'idempotency-key', 'x-apikey', 'x-request-id'],
+  exposeHeaders: ['idempotent-replayed', 'location', 'retry-after', 'x-request-id'],
   maxAge: 600,
 })
 const app = new Hono()

@@ -1,9 +1,15 @@
 import { addDocsRoutes, createServiceApp, redactText } from '@movies-and-mail/http-kit'
 import { healthApp } from './health/health.app.js'
+import type { IdempotencyStore } from './idempotency/idempotency-store.js'
+import { MemoryIdempotencyStore } from './idempotency/memory-idempotency-store.js'
 import type { MailLog } from './mail-log/mail-log.js'
 import type { Mailer, MailTemplate } from './mailer/mailer.js'
 import type { OutboxMailer } from './mailer/outbox-mailer.js'
+import type { RateLimits } from './rate-limits/buckets.js'
+import { MemorySendCounter } from './rate-limits/memory-send-counter.js'
+import type { SendCounter } from './rate-limits/send-counter.js'
 import { recordsApp } from './records/records.app.js'
+import { Background } from './sendmail/background.js'
 import type { RecordSendOptions } from './sendmail/record-send.js'
 import { sendMailApp } from './sendmail/sendmail.app.js'
 
@@ -22,6 +28,16 @@ export type AppDeps = {
   /** Failures the client cannot see in full go here. */
   logError?: (line: string) => void
   retry?: Omit<RecordSendOptions, 'logError'>
+  /** Where `Idempotency-Key`s are kept; in memory by default. */
+  idempotency?: IdempotencyStore
+  /** Where sends are counted for the rate limits; in memory by default. */
+  counter?: SendCounter
+  /** Off by default; the entries pass the settings' limits. */
+  rateLimits?: RateLimits
+  /** How long a client waits for the provider before a 504 (MAIL_TIMEOUT_MS). */
+  timeoutMs?: number
+  /** Keeps sends that outlive their request; the Node entry waits for it when stopping. */
+  background?: Background
 }
 
 /**
@@ -39,6 +55,11 @@ export function createApp({
   log = (line) => console.log(line.trimEnd()),
   logError: writeError = console.error,
   retry,
+  idempotency = new MemoryIdempotencyStore(),
+  counter = new MemorySendCounter(),
+  rateLimits = { perRecipient: null, perKey: null },
+  timeoutMs = 10_000,
+  background = new Background(),
 }: AppDeps) {
   // An error line may quote a library's message, and with it a URL that holds a password.
   const logError = (line: string) => writeError(redactText(line))
@@ -52,7 +73,13 @@ export function createApp({
     apiKeys,
   })
   app.route('/', healthApp({ stores: outbox ? [mailLog, outbox] : [mailLog], logError }))
-  app.route('/', sendMailApp({ mailer, mailLog, template, retry, logError }))
+  app.route(
+    '/',
+    sendMailApp({
+      ...{ mailer, mailLog, template, retry, logError },
+      ...{ idempotency, counter, rateLimits, timeoutMs, background },
+    }),
+  )
   app.route('/', recordsApp({ mailLog, outbox, logError }))
   addDocsRoutes(app, {
     title: 'Mail service',

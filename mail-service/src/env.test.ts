@@ -14,12 +14,41 @@ describe('parseEnv', () => {
         subject: 'Hello from the movies app',
         text: 'Hello {name},\n\nthank you for getting in touch.',
         timeoutMs: 10_000,
+        giveUpMs: 30_000,
       },
+      rateLimits: {
+        perRecipient: { count: 3, windowMs: 3_600_000 },
+        perKey: { count: 60, windowMs: 60_000 },
+      },
+      mailLogRetentionDays: 90,
       deta: undefined,
       dataDir: '.data',
       corsOrigins: ['*'],
       shutdownTimeoutMs: 10_000,
     })
+  })
+
+  it('reads the rate limits, with 0 for none', () => {
+    const settings = parseEnv({ RATE_LIMIT_PER_RECIPIENT: '10/1d', RATE_LIMIT_PER_KEY: '0' })
+    expect(settings.rateLimits).toEqual({
+      perRecipient: { count: 10, windowMs: 86_400_000 },
+      perKey: null,
+    })
+  })
+
+  it.each([
+    ['RATE_LIMIT_PER_RECIPIENT', '3 per hour'],
+    ['RATE_LIMIT_PER_KEY', '60'],
+    ['MAILLOG_RETENTION_DAYS', '0'],
+    ['MAIL_GIVE_UP_MS', 'soon'],
+  ])('stops the start for a bad %s, naming it', (name, value) => {
+    expect(thrownBy(() => parseEnv({ [name]: value }))).toContain(`${name}="${value}": must`)
+  })
+
+  it('wants MAIL_GIVE_UP_MS at least as long as MAIL_TIMEOUT_MS', () => {
+    expect(
+      thrownBy(() => parseEnv({ MAIL_TIMEOUT_MS: '20000', MAIL_GIVE_UP_MS: '5000' })),
+    ).toContain('MAIL_GIVE_UP_MS="5000": must be at least MAIL_TIMEOUT_MS (20000)')
   })
 
   it('picks Mailgun when MAIL_APIKEY is set, on the US host unless told otherwise', () => {
@@ -158,7 +187,7 @@ describe('parseEnv', () => {
 
   it('names every setting it reads', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST API_KEYS MAIL_APIKEY MAIL_DOMAIN MAIL_REGION MAIL_API_URL MAIL_FROM MAIL_SUBJECT MAIL_TEXT MAIL_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS MAIL_TRANSPORT DETA_PROJECT_KEY DETA_BASE_HOST DATA_DIR CORS_ORIGINS'
+      'PORT HOST API_KEYS MAIL_APIKEY MAIL_DOMAIN MAIL_REGION MAIL_API_URL MAIL_FROM MAIL_SUBJECT MAIL_TEXT MAIL_TIMEOUT_MS MAIL_GIVE_UP_MS RATE_LIMIT_PER_RECIPIENT RATE_LIMIT_PER_KEY MAILLOG_RETENTION_DAYS SHUTDOWN_TIMEOUT_MS MAIL_TRANSPORT DETA_PROJECT_KEY DETA_BASE_HOST DATA_DIR CORS_ORIGINS'
         .split(' ')
         .sort(),
     )

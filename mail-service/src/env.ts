@@ -11,6 +11,7 @@ import {
   text,
 } from '@movies-and-mail/http-kit'
 import { z } from 'zod'
+import { type RateLimit, rateLimitSetting } from './rate-limits/rate-limit.js'
 
 const mailgunHosts = { us: 'https://api.mailgun.net', eu: 'https://api.eu.mailgun.net' } as const
 
@@ -26,7 +27,12 @@ export type Settings = ServiceSettings & {
   /** Accepted `x-apikey` values; empty when API_KEYS is unset. */
   apiKeys: string[]
   transport: Transport
-  mail: { from: string; subject: string; text: string; timeoutMs: number }
+  /** `timeoutMs`: the client's wait; `giveUpMs`: how long a slower send is still followed. */
+  mail: { from: string; subject: string; text: string; timeoutMs: number; giveUpMs: number }
+  /** Sends allowed per recipient address and per API key; null when off. */
+  rateLimits: { perRecipient: RateLimit | null; perKey: RateLimit | null }
+  /** How many days the mail log keeps a record. */
+  mailLogRetentionDays: number
   /** Set when the logs live in a Deta Base instead of the embedded store. */
   deta?: { projectKey: string; host: string }
 }
@@ -69,6 +75,15 @@ export const {
     MAIL_SUBJECT: z.string().default('Hello from the movies app'),
     MAIL_TEXT: z.string().default('Hello {name},\n\nthank you for getting in touch.'),
     MAIL_TIMEOUT_MS: timeoutMs.default(10_000),
+    MAIL_GIVE_UP_MS: timeoutMs.default(30_000),
+    RATE_LIMIT_PER_RECIPIENT: rateLimitSetting().default({ count: 3, windowMs: 3_600_000 }),
+    RATE_LIMIT_PER_KEY: rateLimitSetting().default({ count: 60, windowMs: 60_000 }),
+    MAILLOG_RETENTION_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days from 1 to 36500' })
+      .int({ error: 'must be a whole number of days from 1 to 36500' })
+      .min(1, { error: 'must be a whole number of days from 1 to 36500' })
+      .max(36_500, { error: 'must be a whole number of days from 1 to 36500' })
+      .default(90),
     MAIL_TRANSPORT: oneOf(['mailgun', 'outbox']).optional(),
     DETA_PROJECT_KEY: text()
       .refine((key) => /^[^\s_]+_\S+$/.test(key), 'must look like <project id>_<secret>')
@@ -91,13 +106,24 @@ export const {
         subject: env.MAIL_SUBJECT,
         text: env.MAIL_TEXT,
         timeoutMs: env.MAIL_TIMEOUT_MS,
+        giveUpMs: giveUpAfter(env),
       },
+      rateLimits: { perRecipient: env.RATE_LIMIT_PER_RECIPIENT, perKey: env.RATE_LIMIT_PER_KEY },
+      mailLogRetentionDays: env.MAILLOG_RETENTION_DAYS,
       deta: env.DETA_PROJECT_KEY
         ? { projectKey: env.DETA_PROJECT_KEY, host: env.DETA_BASE_HOST ?? 'database.deta.sh' }
         : undefined,
     }),
   },
 )
+
+/** A send that outlives the client's wait is followed for at least as long again. */
+function giveUpAfter(env: { MAIL_TIMEOUT_MS: number; MAIL_GIVE_UP_MS: number }): number {
+  if (env.MAIL_GIVE_UP_MS >= env.MAIL_TIMEOUT_MS) return env.MAIL_GIVE_UP_MS
+  throw new SettingsError([
+    `MAIL_GIVE_UP_MS="${env.MAIL_GIVE_UP_MS}": must be at least MAIL_TIMEOUT_MS (${env.MAIL_TIMEOUT_MS})`,
+  ])
+}
 
 /** The parsed settings that choose the transport. */
 type TransportEnv = {

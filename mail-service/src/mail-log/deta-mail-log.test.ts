@@ -18,8 +18,13 @@ let baseCount = 0
 describeMailLogContract('Deta Base (deta SDK over https)', async () => {
   const baseName = `maillog${++baseCount}`
   const open = async () =>
-    new DetaMailLog<MailLogEntry>({ projectKey, host: standIn.host, baseName })
-  return { log: await open(), reopen: open, cleanup: async () => {} }
+    new DetaMailLog<MailLogEntry>({ projectKey, host: standIn.host, baseName, retentionDays: 30 })
+  return {
+    log: await open(),
+    reopen: open,
+    expiresItself: 'the Base expires each record itself (__expires, set on insert)',
+    cleanup: async () => {},
+  }
 })
 
 describe('DetaMailLog', () => {
@@ -58,5 +63,37 @@ describe('DetaMailLog', () => {
     standIn.failing = false
     const nowhere = new DetaMailLog({ projectKey, host: 'localhost:1', baseName: 'maillog' })
     await expect(nowhere.insert({ any: 1 })).rejects.toThrow()
+  })
+
+  it('has the Base expire each record `retentionDays` after its insert', async () => {
+    const log = new DetaMailLog({
+      projectKey,
+      host: standIn.host,
+      baseName: 'expiring',
+      retentionDays: 30,
+    })
+    standIn.requests.length = 0
+    const from = Math.floor(Date.now() / 1000) + 30 * 86_400
+    const stored = await log.insert({ email: 'ada@example.com' })
+    const to = Math.ceil(Date.now() / 1000) + 30 * 86_400
+    const [request] = standIn.requests
+    const sent = (request?.body as { item: Record<string, unknown> } | undefined)?.item ?? {}
+    expect(sent).toEqual({
+      email: 'ada@example.com',
+      key: stored._id,
+      __expires: expect.any(Number),
+    })
+    expect(sent.__expires).toBeGreaterThanOrEqual(from)
+    expect(sent.__expires).toBeLessThanOrEqual(to)
+    expect(stored).toEqual({ email: 'ada@example.com', _id: stored._id })
+    expect(await log.list({ limit: 1 })).toEqual([stored])
+  })
+
+  it('prunes nothing itself, and asks the host nothing to prune', async () => {
+    const log = new DetaMailLog({ projectKey, host: standIn.host, baseName: 'maillog' })
+    await log.insert({ email: 'ada@example.com' })
+    standIn.requests.length = 0
+    await expect(log.prune(new Date(Date.now() + 86_400_000))).resolves.toBe(0)
+    expect(standIn.requests).toEqual([])
   })
 })

@@ -1,4 +1,7 @@
 import { EmbeddedEnv } from '@movies-and-mail/embedded-store'
+import { EmbeddedIdempotencyStore } from '../idempotency/embedded-idempotency-store.js'
+import { EmbeddedSendCounter } from '../rate-limits/embedded-send-counter.js'
+import type { LocalStores } from '../stores.js'
 import { EmbeddedMailLog } from './embedded-mail-log.js'
 import { importNedbLogOnce } from './nedb-import.js'
 
@@ -6,9 +9,9 @@ import { importNedbLogOnce } from './nedb-import.js'
 const logNames = ['maillog', 'outbox'] as const
 
 /**
- * The Node entry's logs when no Deta Base is set: one embedded store for the service
- * (`<dataDir>/mail-service.mdb`), opened when the first log is asked for, so a service whose
- * logs live elsewhere never takes DATA_DIR. Opening it imports the earlier release's log files
+ * The Node entry's stores when no Deta Base is set (the logs, the idempotency keys, the send
+ * counts): one embedded store for the service (`<dataDir>/mail-service.mdb`), opened when the
+ * first store is asked for, so a service whose stores live elsewhere never takes DATA_DIR. Opening it imports the earlier release's log files
  * once. Rejects with DataDirInUseError when another process holds DATA_DIR, and with
  * StoreDamagedError when a file there cannot be read as it is.
  * @example
@@ -16,7 +19,7 @@ const logNames = ['maillog', 'outbox'] as const
  * const mailLog = await logs.open<MailLogEntry>('maillog')
  * await logs.close()
  */
-export class EmbeddedLogs {
+export class EmbeddedLogs implements LocalStores {
   readonly #dataDir: string
   readonly #say: (line: string) => void
   #env: Promise<EmbeddedEnv> | undefined
@@ -29,14 +32,26 @@ export class EmbeddedLogs {
   }
 
   async open<T extends object>(name: (typeof logNames)[number]): Promise<EmbeddedMailLog<T>> {
+    const log = new EmbeddedMailLog<T>(await this.#store(), name)
+    this.#logs.push(log)
+    return log
+  }
+
+  async idempotency(): Promise<EmbeddedIdempotencyStore> {
+    return new EmbeddedIdempotencyStore(await this.#store())
+  }
+
+  async sendCounter(): Promise<EmbeddedSendCounter> {
+    return new EmbeddedSendCounter(await this.#store())
+  }
+
+  #store(): Promise<EmbeddedEnv> {
     // A failed open is not remembered: the next call tries again.
     this.#env ??= this.#openEnv().catch((error: unknown) => {
       this.#env = undefined
       throw error
     })
-    const log = new EmbeddedMailLog<T>(await this.#env, name)
-    this.#logs.push(log)
-    return log
+    return this.#env
   }
 
   /** Closes the logs, then the store; nothing when no log was opened. */

@@ -2,24 +2,28 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EmbeddedEnv, NoSpaceError, StorageWriteError } from '@movies-and-mail/embedded-store'
+import { SortableIdSequence } from '@movies-and-mail/http-kit'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { EmbeddedLogs } from './embedded-logs.js'
 import { EmbeddedMailLog } from './embedded-mail-log.js'
 import { describeMailLogContract } from './mail-log.contract.js'
-import type { MailLogEntry } from './mail-log.js'
+import { firstIdAt, type MailLogEntry } from './mail-log.js'
 
-describeMailLogContract('embedded (LMDB)', async () => {
+describeMailLogContract('embedded (LMDB)', async ({ ids }) => {
   const dir = await mkdtemp(join(tmpdir(), 'maillog-'))
-  let logs = new EmbeddedLogs(dir)
+  let env = await EmbeddedEnv.open(dir, 'mail-service')
+  let log = new EmbeddedMailLog<MailLogEntry>(env, 'maillog', { ids })
   return {
-    log: await logs.open<MailLogEntry>('maillog'),
+    log,
     reopen: async () => {
-      await logs.close()
-      logs = new EmbeddedLogs(dir)
-      return logs.open<MailLogEntry>('maillog')
+      await log.close()
+      await env.close()
+      env = await EmbeddedEnv.open(dir, 'mail-service')
+      log = new EmbeddedMailLog<MailLogEntry>(env, 'maillog', { ids })
+      return log
     },
     cleanup: async () => {
-      await logs.close()
+      await log.close()
+      await env.close()
       await rm(dir, { recursive: true, force: true })
     },
   }
@@ -89,5 +93,56 @@ describe('EmbeddedMailLog', () => {
     await expect(log.ping()).rejects.toThrow('closed')
     await expect(log.insert({ n: 2 })).rejects.toThrow('closed')
     expect(await new EmbeddedMailLog(env, 'maillog').list({ limit: 10 })).toHaveLength(1)
+  })
+
+  /** A log whose ids come from a sequence of its own, and `count` records sent `days` ago. */
+  const logWithOldRecords = async (count: number, days: number, pruneBatch?: number) => {
+    const log = new EmbeddedMailLog(env, 'maillog', { ids: new SortableIdSequence(), pruneBatch })
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - days * 86_400_000 })
+    try {
+      for (let n = 0; n < count; n++) await log.insert({ n })
+    } finally {
+      vi.useRealTimers()
+    }
+    return log
+  }
+
+  it('prunes in commits of at most `pruneBatch` records', async () => {
+    const log = await logWithOldRecords(5, 40, 2)
+    const kept = await log.insert({ n: 'new' })
+    const commit = vi.spyOn(env, 'commit')
+    await expect(log.prune(new Date(Date.now() - 86_400_000))).resolves.toBe(5)
+    expect(commit).toHaveBeenCalledTimes(3)
+    expect(await log.list({ limit: 10 })).toEqual([kept])
+  })
+
+  it('removes only the keys before the first id of the time given', async () => {
+    const log = await logWithOldRecords(3, 40)
+    const recent = await log.insert({ n: 'recent' })
+    const cutoff = new Date(Date.now() - 86_400_000)
+    expect(recent._id >= firstIdAt(cutoff)).toBe(true)
+    await expect(log.prune(cutoff)).resolves.toBe(3)
+    expect(await log.list({ limit: 10 })).toEqual([recent])
+  })
+
+  it('keeps every record when a prune cannot commit, and prunes them once it can', async () => {
+    const log = await logWithOldRecords(3, 40)
+    const freeSpace = fillDisk()
+    await expect(log.prune(new Date())).rejects.toThrow(NoSpaceError)
+    freeSpace()
+    expect(await log.list({ limit: 10 })).toHaveLength(3)
+    await expect(log.prune(new Date())).resolves.toBe(3)
+  })
+
+  it('counts each record once when prunes overlap', async () => {
+    const log = await logWithOldRecords(4, 40, 3)
+    const counts = await Promise.all([log.prune(new Date()), log.prune(new Date())])
+    expect(counts.sort()).toEqual([0, 4])
+  })
+
+  it('refuses to prune once closed', async () => {
+    const log = new EmbeddedMailLog(env, 'maillog')
+    await log.close()
+    await expect(log.prune(new Date())).rejects.toThrow('closed')
   })
 })

@@ -1,4 +1,4 @@
-import { isNoSpace, type MailLog, type Stored } from '../mail-log/mail-log.js'
+import { isNoSpace, type ListOptions, type MailLog, type Stored } from '../mail-log/mail-log.js'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 
 /** A message the outbox captured instead of delivering. */
@@ -31,8 +31,13 @@ export class OutboxMailer implements Mailer {
   }
 
   /** What was captured, newest first. */
-  list(options: { limit: number }): Promise<Stored<OutboxMessage>[]> {
+  list(options: ListOptions): Promise<Stored<OutboxMessage>[]> {
     return this.#store.list(options)
+  }
+
+  /** Forgets messages captured before `olderThan`; how many. */
+  prune(olderThan: Date): Promise<number> {
+    return this.#store.prune(olderThan)
   }
 
   ping(): Promise<void> {

@@ -3,7 +3,9 @@ import { batchedLines, listen, stopOnSignals } from '@movies-and-mail/http-kit/n
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { EmbeddedLogs } from '../mail-log/embedded-logs.js'
+import { Background } from '../sendmail/background.js'
 import { describeSetup, openAdapters } from '../stores.js'
+import { keepStoresTidy } from './upkeep.js'
 
 // Request lines leave in one write per turn of the event loop, not one system call each.
 const output = batchedLines((text) => process.stdout.write(text))
@@ -12,18 +14,25 @@ const log = (line: string) => output.write(`${line}\n`)
 
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
-  // Opened by the first log asked for: not at all when the logs live in a Deta Base.
-  const localLogs = new EmbeddedLogs(settings.dataDir)
-  const { mailer, mailLog, outbox } = await openAdapters(settings, (name) => localLogs.open(name))
+  // Opened by the first store asked for: not at all when the stores live in a Deta Base.
+  const localStores = new EmbeddedLogs(settings.dataDir)
+  const adapters = await openAdapters(settings, localStores)
   const apiKeys = settings.apiKeys.length > 0 ? settings.apiKeys : [randomKey()]
+  const background = new Background()
   const app = createApp({
-    mailer,
-    mailLog,
-    outbox,
+    ...adapters,
     apiKeys,
     corsOrigins: settings.corsOrigins,
     template: settings.mail,
+    rateLimits: settings.rateLimits,
+    timeoutMs: settings.mail.timeoutMs,
+    background,
     log: output.write,
+  })
+  const stopUpkeep = await keepStoresTidy({
+    ...adapters,
+    retentionDays: settings.mailLogRetentionDays,
+    log,
   })
   const { server, address, port } = await listen(app.fetch, {
     port: settings.port,
@@ -40,10 +49,27 @@ async function main(): Promise<void> {
   log(banner.join('\n'))
   stopOnSignals(server, {
     timeoutMs: settings.shutdownTimeoutMs,
-    close: () => localLogs.close(),
+    close: async () => {
+      stopUpkeep()
+      await finishBackground(background, settings.shutdownTimeoutMs)
+      await localStores.close()
+    },
     log,
     fail,
   })
+}
+
+/** Waits for sends that outlived their request, for at most `ms`; says what it gave up on. */
+async function finishBackground(background: Background, ms: number): Promise<void> {
+  if (background.size === 0) return
+  log(`waiting up to ${ms} ms for ${background.size} send(s) the provider has not answered`)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  const finished = await Promise.race([background.settled().then(() => true), deadline])
+  clearTimeout(timer)
+  if (!finished) log(`gave up on ${background.size} send(s): their outcome is not recorded`)
 }
 
 function randomKey(): string {

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { validationHook } from '@movies-and-mail/http-kit'
-import type { MailLog } from '../mail-log/mail-log.js'
+import type { ListOptions, MailLog } from '../mail-log/mail-log.js'
 import type { OutboxMailer } from '../mailer/outbox-mailer.js'
 import { mailLogRoute, outboxRoute } from './records.routes.js'
 
@@ -11,7 +11,10 @@ export type RecordsDeps = {
   logError?: (line: string) => void
 }
 
-/** `GET /maillog` and `GET /outbox`, both behind the API key (declared in their routes). */
+/**
+ * `GET /maillog` and `GET /outbox`, both behind the API key (declared in their routes): a page
+ * of records newest first, from `cursor` back; a full page links the next in `Link`.
+ */
 export function recordsApp({ mailLog, outbox, logError = console.error }: RecordsDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook })
   const unavailable = (what: string, error: unknown) => {
@@ -20,18 +23,30 @@ export function recordsApp({ mailLog, outbox, logError = console.error }: Record
   }
   return app
     .openapi(mailLogRoute, async (c) => {
+      const { limit, cursor } = c.req.valid('query')
       try {
-        return c.json(await mailLog.list(c.req.valid('query')), 200)
+        const records = await mailLog.list({ limit, before: cursor })
+        return c.json(records, 200, nextPage('/maillog', limit, records))
       } catch (error) {
         return c.json({ error: unavailable('mail log', error) }, 503)
       }
     })
     .openapi(outboxRoute, async (c) => {
       if (!outbox) return c.json({ error: 'the outbox is off: mail goes to the provider' }, 404)
+      const { limit, cursor } = c.req.valid('query')
       try {
-        return c.json(await outbox.list(c.req.valid('query')), 200)
+        const page: ListOptions = { limit, before: cursor }
+        const messages = await outbox.list(page)
+        return c.json(messages, 200, nextPage('/outbox', limit, messages))
       } catch (error) {
         return c.json({ error: unavailable('outbox', error) }, 503)
       }
     })
+}
+
+/** A full page may have more before it: its `Link` names the page that follows. */
+function nextPage(path: string, limit: number, records: { _id: string }[]): Record<string, string> {
+  const last = records.at(-1)
+  if (records.length < limit || !last) return {}
+  return { Link: `<${path}?limit=${limit}&cursor=${last._id}>; rel="next"` }
 }

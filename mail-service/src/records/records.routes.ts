@@ -1,7 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { errorResponse, guarded } from '@movies-and-mail/http-kit'
 
-const limitQuery = z.object({
+/** An `_id` as the logs make them: the creation second in 8 hex digits, then 16 more. */
+const recordIdExample = '6955b9004f1e2d3c4b000001'
+
+const pageQuery = z.object({
   limit: z.coerce
     .number()
     .int()
@@ -9,9 +12,33 @@ const limitQuery = z.object({
     .max(1000)
     .default(100)
     .openapi({ description: 'How many records, newest first', example: 20 }),
+  cursor: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/, { error: 'must be a record `_id`: 24 lowercase hex characters' })
+    .optional()
+    .openapi({
+      description:
+        'The `_id` of the last record of the previous page: the page holds the records before ' +
+        'it. The `Link` header of a full page gives it; without it the page starts at the newest.',
+      example: recordIdExample,
+    }),
 })
 
-const stored = { _id: z.string().openapi({ example: '019a3c5e2f1b0000a1b2c3d4' }) }
+/** The answer's `Link` header, present when the page is full: more may come before it. */
+const nextPageLink = (path: string) => ({
+  Link: {
+    description:
+      'When the page is full, the next one: ' +
+      `\`<${path}?limit=<n>&cursor=<last _id>>; rel="next"\``,
+    schema: { type: 'string' as const },
+  },
+})
+
+const invalidQuery = errorResponse(
+  '`limit` is not an integer from 1 to 1000, or `cursor` is not a record `_id`',
+)
+
+const stored = { _id: z.string().openapi({ example: recordIdExample }) }
 
 export const mailLogRecordSchema = z
   .object({
@@ -38,14 +65,15 @@ export const mailLogRoute = createRoute(
   guarded({
     method: 'get',
     path: '/maillog',
-    request: { query: limitQuery },
+    request: { query: pageQuery },
     summary: 'The mail log: one record per successful send, newest first',
     responses: {
       200: {
-        description: 'The newest records',
+        description: 'The newest records, or those before `cursor`',
+        headers: nextPageLink('/maillog'),
         content: { 'application/json': { schema: z.array(mailLogRecordSchema) } },
       },
-      400: errorResponse('`limit` is not an integer from 1 to 1000'),
+      400: invalidQuery,
       401: errorResponse('Missing or wrong `x-apikey`'),
       503: errorResponse('The mail log does not answer'),
     },
@@ -56,14 +84,15 @@ export const outboxRoute = createRoute(
   guarded({
     method: 'get',
     path: '/outbox',
-    request: { query: limitQuery },
+    request: { query: pageQuery },
     summary: 'Messages the outbox transport captured instead of delivering, newest first',
     responses: {
       200: {
-        description: 'The newest captured messages',
+        description: 'The newest captured messages, or those before `cursor`',
+        headers: nextPageLink('/outbox'),
         content: { 'application/json': { schema: z.array(outboxMessageSchema) } },
       },
-      400: errorResponse('`limit` is not an integer from 1 to 1000'),
+      400: invalidQuery,
       401: errorResponse('Missing or wrong `x-apikey`'),
       404: errorResponse('The outbox is off: mail goes to the provider'),
       503: errorResponse('The outbox store does not answer'),

@@ -32,6 +32,50 @@ describe('GET /maillog', () => {
     expect(await response.json()).toMatchObject({ issues: [{ path: 'limit' }] })
   })
 
+  it('pages back through every send with ?cursor, linking each full page to the next', async () => {
+    t = await testApp()
+    for (const name of ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara']) {
+      await sendMail(t.app, { email: `${name.toLowerCase()}@example.com`, name })
+    }
+    const pages: string[][] = []
+    const links: (string | null)[] = []
+    let next: string | null = '/maillog?limit=2'
+    while (next) {
+      const response = await get(next)
+      expect(response.status).toBe(200)
+      const records = (await response.json()) as { _id: string; name: string }[]
+      pages.push(records.map((record) => record.name))
+      next = response.headers.get('link')?.match(/^<([^>]+)>; rel="next"$/)?.[1] ?? null
+      links.push(response.headers.get('link'))
+      if (next) expect(next).toBe(`/maillog?limit=2&cursor=${records.at(-1)?._id}`)
+    }
+    expect(pages).toEqual([['Barbara', 'Edsger'], ['Alan', 'Grace'], ['Ada']])
+    expect(links.map((link) => link !== null)).toEqual([true, true, false])
+  })
+
+  it('links no next page when the page is not full', async () => {
+    t = await testApp()
+    await sendMail(t.app, { email: 'ada@example.com', name: 'Ada' })
+    const response = await get('/maillog')
+    expect(((await response.json()) as unknown[]).length).toBe(1)
+    expect(response.headers.get('link')).toBeNull()
+  })
+
+  it.each([
+    ['too short', 'abc'],
+    ['in capitals', '6955B9004F1E2D3C4B000001'],
+    ['too long', '6955b9004f1e2d3c4b0000011'],
+    ['not hex', '6955b9004f1e2d3c4b00000g'],
+  ])('refuses a cursor %s with 400', async (_, cursor) => {
+    t = await testApp()
+    const response = await get(`/maillog?cursor=${cursor}`)
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({
+      error: 'invalid query parameter',
+      issues: [{ path: 'cursor' }],
+    })
+  })
+
   it('needs the API key', async () => {
     t = await testApp()
     expect((await get('/maillog', null)).status).toBe(401)
@@ -66,6 +110,22 @@ describe('GET /outbox', () => {
       text: 'Hello Ada, thank you for getting in touch.',
       queuedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     })
+  })
+
+  it('pages back with ?cursor too, linking each full page to the next', async () => {
+    t = await testApp()
+    for (const name of ['Ada', 'Grace', 'Alan']) {
+      await sendMail(t.app, { email: `${name.toLowerCase()}@example.com`, name })
+    }
+    const first = await get('/outbox?limit=2')
+    const messages = (await first.json()) as { _id: string; to: string }[]
+    expect(messages.map((message) => message.to)).toEqual(['alan@example.com', 'grace@example.com'])
+    const cursor = messages[1]?._id
+    expect(first.headers.get('link')).toBe(`</outbox?limit=2&cursor=${cursor}>; rel="next"`)
+    const second = await get(`/outbox?limit=2&cursor=${cursor}`)
+    const rest = (await second.json()) as { to: string }[]
+    expect(rest.map((message) => message.to)).toEqual(['ada@example.com'])
+    expect(second.headers.get('link')).toBeNull()
   })
 
   it('needs the API key', async () => {

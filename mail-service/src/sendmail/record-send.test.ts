@@ -52,6 +52,7 @@ describe('POST /sendmail when the mail log fails after the mail went out', () =>
       list: mailLog.list.bind(mailLog),
       ping: mailLog.ping.bind(mailLog),
       close: mailLog.close.bind(mailLog),
+      prune: mailLog.prune.bind(mailLog),
     }
     const t = await testApp({ mailgunUrl: mailgun.baseUrl, mailLog: flaky })
     const response = await sendMail(t.app, { email: 'ada@example.com', name: 'Ada' })

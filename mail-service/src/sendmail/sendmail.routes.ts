@@ -1,4 +1,4 @@
-import { createRoute } from '@hono/zod-openapi'
+import { createRoute, z } from '@hono/zod-openapi'
 import { errorResponse, guarded, jsonObjectBody } from '@movies-and-mail/http-kit'
 import { providerAnswerSchema, sendMailBodySchema } from './sendmail.schema.js'
 
@@ -15,20 +15,54 @@ export const sendMailRoute = createRoute(
       'the send to `maillog`. A provider error status is passed on with its status text.',
     middleware: jsonObjectBody({ maxBytes: maxSendMailBodyBytes }),
     request: {
+      headers: z.object({
+        'idempotency-key': z
+          .string()
+          .regex(/^[\x20-\x7e]{1,255}$/, 'must be 1-255 printable ASCII characters')
+          .optional()
+          .openapi({
+            description:
+              'Makes a retry safe: a repeat with the same key and body within 24 hours gets the ' +
+              'first answer again (with `Idempotent-Replayed: true`) and sends nothing. Scoped ' +
+              'to the API key.',
+            example: 'signup-4711',
+          }),
+      }),
       body: { required: true, content: { 'application/json': { schema: sendMailBodySchema } } },
     },
     responses: {
       201: {
         description: "Sent (or, with the outbox transport, captured); the provider's answer",
+        headers: {
+          'Idempotent-Replayed': {
+            description: '`true` when this is the kept answer of an earlier request with the key',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        },
         content: { 'application/json': { schema: providerAnswerSchema } },
       },
       400: errorResponse('The body is not JSON, not an object, or fails validation'),
       401: errorResponse('Missing or wrong `x-apikey`'),
       413: errorResponse('The body is larger than 16 KiB'),
+      409: errorResponse('A request with this `Idempotency-Key` is still in progress'),
       415: errorResponse('The body is not `application/json`'),
+      422: errorResponse('This `Idempotency-Key` was used with another body'),
+      429: {
+        ...errorResponse('Over RATE_LIMIT_PER_RECIPIENT or RATE_LIMIT_PER_KEY; nothing was sent'),
+        headers: {
+          'Retry-After': {
+            description: 'Seconds until a send fits in the limit again',
+            schema: { type: 'integer', minimum: 1 },
+          },
+        },
+      },
       502: errorResponse('The mail provider could not be reached or gave an unreadable answer'),
-      503: errorResponse('The outbox store is unavailable'),
-      504: errorResponse('The mail provider did not answer within MAIL_TIMEOUT_MS'),
+      503: errorResponse('A store (outbox, idempotency keys, send counts) does not answer'),
+      504: errorResponse(
+        'The mail provider did not answer within MAIL_TIMEOUT_MS; the send is still followed ' +
+          'up to MAIL_GIVE_UP_MS, and a retry with the same `Idempotency-Key` gets its outcome',
+      ),
+      507: errorResponse('No space left to store the request'),
       default: errorResponse(
         "The provider's own error status (e.g. 400, 401, 429, 500), passed on with its status text",
       ),

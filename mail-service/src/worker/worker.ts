@@ -1,6 +1,8 @@
 import { createApp, type MailApp } from '../app.js'
 import { parseEnv } from '../env.js'
+import { MemoryIdempotencyStore } from '../idempotency/memory-idempotency-store.js'
 import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
+import { MemorySendCounter } from '../rate-limits/memory-send-counter.js'
 import { describeSetup, openAdapters } from '../stores.js'
 
 type Bindings = Record<string, unknown>
@@ -15,7 +17,12 @@ async function build(bindings: Bindings): Promise<MailApp> {
     ),
   )
   const settings = parseEnv(raw)
-  const adapters = await openAdapters(settings, async () => new MemoryMailLog())
+  // Without a Deta Base, what the Worker keeps lives as long as its isolate.
+  const adapters = await openAdapters(settings, {
+    open: async () => new MemoryMailLog(),
+    idempotency: async () => new MemoryIdempotencyStore(),
+    sendCounter: async () => new MemorySendCounter(),
+  })
   for (const line of describeSetup(
     settings,
     'in memory only (set DETA_PROJECT_KEY to keep them)',
@@ -28,6 +35,8 @@ async function build(bindings: Bindings): Promise<MailApp> {
   return createApp({
     ...adapters,
     apiKeys: settings.apiKeys,
+    rateLimits: settings.rateLimits,
+    timeoutMs: settings.mail.timeoutMs,
     corsOrigins: settings.corsOrigins,
     template: settings.mail,
   })

@@ -6,14 +6,15 @@ export type DetaRequest = { method: string; path: string; apiKey?: string; body:
 type Item = Record<string, unknown> & { key: string }
 
 /**
- * A stand-in for the Deta Base HTTP API (the routes the SDK's insert and fetch use) on
- * loopback over TLS, keeping items in memory and recording every request it receives.
+ * A stand-in for the Deta Base HTTP API (the routes of the SDK's insert, put, get, delete and
+ * fetch) on loopback over TLS, keeping items in memory and recording every request it receives.
  * `failing = true` makes it answer 500 with Deta's error shape.
  */
 export class DetaStandIn {
   readonly requests: DetaRequest[] = []
   failing = false
   #bases = new Map<string, Item[]>()
+  #keys = 0
   #server: Server
 
   private constructor(server: Server) {
@@ -55,26 +56,77 @@ export class DetaStandIn {
 
   #answer(method: string, path: string, body: unknown): [number, unknown] {
     if (this.failing) return [500, { errors: ['stand-in is failing on purpose'] }]
-    const match = /^\/v1\/([^/]+)\/([^/]+)\/(items|query)$/.exec(path)
-    if (!match || method !== 'POST') return [404, { errors: ['Not found'] }]
-    const base = match[2] as string
+    const match = /^\/v1\/([^/]+)\/([^/]+)\/(items|query)(?:\/([^/?]+))?$/.exec(path)
+    if (!match) return [404, { errors: ['Not found'] }]
+    const [, , base = '', route, encodedKey] = match
     const items = this.#bases.get(base) ?? []
     this.#bases.set(base, items)
-    if (match[3] === 'items') {
-      const item = (body as { item: Item }).item
-      if (items.some((existing) => existing.key === item.key)) return [409, { errors: ['exists'] }]
+    const at = (key: string) => items.findIndex((item) => item.key === key)
+    if (route === 'query' && method === 'POST') return [200, this.#query(items, body)]
+    if (encodedKey !== undefined) {
+      const key = decodeURIComponent(encodedKey)
+      if (method === 'GET') {
+        const item = items[at(key)]
+        return item ? [200, item] : [404, { errors: ['Key not found'] }]
+      }
+      if (method === 'DELETE') {
+        if (at(key) >= 0) items.splice(at(key), 1)
+        return [200, { key }]
+      }
+      return [404, { errors: ['Not found'] }]
+    }
+    if (method === 'POST') {
+      const given = (body as { item: Record<string, unknown> }).item
+      const item = { ...given, key: (given.key as string | undefined) ?? this.#newKey() } as Item
+      if (at(item.key) >= 0) return [409, { errors: ['exists'] }]
       items.push(item)
       return [201, item]
     }
-    const { limit, last, sort } = body as { limit: number; last: string; sort: string }
-    const sorted = [...items].sort((a, b) => a.key.localeCompare(b.key))
+    if (method === 'PUT') {
+      const put = (body as { items: Item[] }).items
+      for (const item of put) {
+        if (at(item.key) >= 0) items.splice(at(item.key), 1, item)
+        else items.push(item)
+      }
+      return [207, { processed: { items: put } }]
+    }
+    return [404, { errors: ['Not found'] }]
+  }
+
+  /** Deta's query: a list of alternatives, each a set of field conditions (`f`, `f?gt`, `f?lt`). */
+  #query(items: Item[], body: unknown) {
+    const {
+      query = [],
+      limit,
+      last,
+      sort,
+    } = body as {
+      query?: Record<string, unknown>[]
+      limit: number
+      last: string
+      sort: string
+    }
+    const matches = (item: Item, conditions: Record<string, unknown>) =>
+      Object.entries(conditions).every(([condition, value]) => {
+        const [field = '', operator] = condition.split('?')
+        const actual = item[field] as number | string
+        if (operator === 'gt') return actual > (value as number | string)
+        if (operator === 'lt') return actual < (value as number | string)
+        return actual === value
+      })
+    const found = items.filter(
+      (item) => query.length === 0 || query.some((conditions) => matches(item, conditions)),
+    )
+    const sorted = found.sort((a, b) => a.key.localeCompare(b.key))
     if (sort === 'desc') sorted.reverse()
     const start = last ? sorted.findIndex((item) => item.key === last) + 1 : 0
     const page = sorted.slice(start, start + limit)
     const more = start + limit < sorted.length
-    return [
-      200,
-      { items: page, paging: { size: page.length, last: more ? page.at(-1)?.key : undefined } },
-    ]
+    return { items: page, paging: { size: page.length, last: more ? page.at(-1)?.key : undefined } }
+  }
+
+  #newKey(): string {
+    this.#keys += 1
+    return `generated${String(this.#keys).padStart(8, '0')}`
   }
 }

@@ -26,19 +26,23 @@ export type TestApp = {
 }
 
 /**
- * The app on real in-process adapters: an embedded mail log in a temp dir, and Mailgun at
- * `mailgunUrl` (a stand-in) or, without it, the outbox.
+ * The app on real in-process adapters: an embedded store in a temp dir (mail log, idempotency
+ * keys, send counts), and Mailgun at `mailgunUrl` (a stand-in) or, without it, the outbox.
  */
 export async function testApp({
   mailgunUrl,
   timeoutMs = 2_000,
+  clientTimeoutMs,
   mailLog: givenLog,
   ...overrides
 }: {
   mailgunUrl?: string
+  /** How long the Mailgun transport waits before it gives up (MAIL_GIVE_UP_MS). */
   timeoutMs?: number
+  /** How long a client waits before a 504 (MAIL_TIMEOUT_MS); the app's default when absent. */
+  clientTimeoutMs?: number
   mailLog?: MailLog<MailLogEntry>
-} & Partial<AppDeps> = {}): Promise<TestApp> {
+} & Omit<Partial<AppDeps>, 'timeoutMs'> = {}): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'mail-service-'))
   const logs: string[] = []
   const logLine = (line: string) => logs.push(line)
@@ -66,6 +70,9 @@ export async function testApp({
     log: logLine,
     logError: logLine,
     retry: { delayMs: 1 },
+    idempotency: await localLogs.idempotency(),
+    counter: await localLogs.sendCounter(),
+    ...(clientTimeoutMs === undefined ? {} : { timeoutMs: clientTimeoutMs }),
     ...overrides,
   })
   return {

@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { EmbeddedLogs } from '../mail-log/embedded-logs.js'
+import { describeIdempotencyStoreContract } from './idempotency-store.contract.js'
+
+async function openStores() {
+  const dir = await mkdtemp(join(tmpdir(), 'mail-idempotency-'))
+  let stores = new EmbeddedLogs(dir, { say: () => {} })
+  return {
+    store: await stores.idempotency(),
+    reopen: async () => {
+      await stores.close()
+      stores = new EmbeddedLogs(dir, { say: () => {} })
+      return stores.idempotency()
+    },
+    cleanup: async () => {
+      await stores.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+describeIdempotencyStoreContract('embedded', openStores)
+
+describe('EmbeddedIdempotencyStore', () => {
+  it('lets one of two simultaneous requests take a key', async () => {
+    const { store, cleanup } = await openStores()
+    const now = Date.now()
+    const record = { fingerprint: 'f', takenAt: now, expiresAt: now + 60_000 }
+    const results = await Promise.all([store.take('k', record), store.take('k', record)])
+    expect(results.filter((result) => result === null)).toHaveLength(1)
+    await cleanup()
+  })
+
+  it('frees a key whose request a previous process never finished', async () => {
+    const { store, reopen, cleanup } = await openStores()
+    const now = Date.now()
+    const record = { fingerprint: 'f', takenAt: now, expiresAt: now + 60_000 }
+    await store.take('k', record)
+    const restarted = await reopen()
+    expect(await restarted.take('k', { ...record, fingerprint: 'g' })).toBeNull()
+    await cleanup()
+  })
+})

@@ -1,0 +1,61 @@
+/** What a key keeps of a request that succeeded: its answer, to give again. */
+export type IdempotentAnswer = { status: number; body: string }
+
+/** A key's record: taken by a request in progress, or holding that request's answer. */
+export type IdempotencyRecord = {
+  /** The digest of the request's body, to tell a repeat from another request. */
+  fingerprint: string
+  /** When the key was taken (ms since the epoch). */
+  takenAt: number
+  /** When the key is forgotten (ms since the epoch). */
+  expiresAt: number
+  /** Absent while the request is in progress. */
+  answer?: IdempotentAnswer
+}
+
+/**
+ * Where `Idempotency-Key`s are kept, durable where the store is (a restart forgets nothing).
+ * Keys come scoped and hashed (`scopedKey`), so a store never holds a caller's API key.
+ */
+export interface IdempotencyStore {
+  /**
+   * Takes `key` for a new request, unless a record that has not expired holds it: then
+   * resolves with that record and changes nothing. Resolves null when the key was taken.
+   */
+  take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null>
+  /** Keeps the answer under a key this process took. */
+  complete(key: string, answer: IdempotentAnswer): Promise<void>
+  /** Frees a key this process took, so that a retry is a new request. */
+  release(key: string): Promise<void>
+  /** Forgets records that expired before `now`; how many. */
+  prune(now: number): Promise<number>
+}
+
+/** How long a key is kept. */
+export const idempotencyKeyTtlMs = 24 * 3_600_000
+
+/** 1-255 printable ASCII characters, spaces included, as the header field's draft allows. */
+export const validIdempotencyKey = /^[\x20-\x7e]{1,255}$/
+
+const encoder = new TextEncoder()
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text))
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
+/**
+ * The store key of `idempotencyKey` sent with `apiKey`: one caller's keys never meet another's,
+ * and neither value is kept as it is. 64 hex characters.
+ */
+export function scopedKey(apiKey: string, idempotencyKey: string): Promise<string> {
+  return sha256Hex(`${apiKey.length}:${apiKey}\n${idempotencyKey}`)
+}
+
+/** The digest of a request's validated fields, for telling a repeat from another request. */
+export function fingerprintOf(fields: Record<string, string>): Promise<string> {
+  const sorted = Object.keys(fields)
+    .sort()
+    .map((name) => [name, fields[name]])
+  return sha256Hex(JSON.stringify(sorted))
+}

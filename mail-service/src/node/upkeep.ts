@@ -1,0 +1,61 @@
+import type { IdempotencyStore } from '../idempotency/idempotency-store.js'
+import type { MailLog } from '../mail-log/mail-log.js'
+import type { SendCounter } from '../rate-limits/send-counter.js'
+
+const dayMs = 86_400_000
+
+export type UpkeepOptions = {
+  mailLog: MailLog
+  /** The outbox's messages, kept as long as the mail log's records. */
+  outbox?: { prune(olderThan: Date): Promise<number> } | undefined
+  idempotency: IdempotencyStore
+  counter: SendCounter
+  retentionDays: number
+  log: (line: string) => void
+  /** How often, after the first run at once. */
+  everyMs?: number
+}
+
+/**
+ * Forgets what the stores no longer need, at start and then every hour: mail log (and outbox)
+ * records older than MAILLOG_RETENTION_DAYS, expired idempotency keys, send counts outside their
+ * window. A failed run is logged and tried again at the next. Resolves once the first run is
+ * done (so that a start never serves what it is about to forget) with a stop function.
+ */
+export async function keepStoresTidy({
+  mailLog,
+  outbox,
+  idempotency,
+  counter,
+  retentionDays,
+  log,
+  everyMs = 3_600_000,
+}: UpkeepOptions): Promise<() => void> {
+  const run = async () => {
+    const now = Date.now()
+    const cutoff = new Date(now - retentionDays * dayMs)
+    const results = await Promise.allSettled([
+      mailLog.prune(cutoff),
+      idempotency.prune(now),
+      counter.prune(now),
+      outbox?.prune(cutoff) ?? Promise.resolve(0),
+    ])
+    const [logged, keys, buckets, captured] = results.map((result) =>
+      result.status === 'fulfilled' ? result.value : 0,
+    )
+    const records = (logged ?? 0) + (captured ?? 0)
+    if (records || keys || buckets) {
+      log(
+        `upkeep: forgot ${records} mail log record(s) older than ${retentionDays} days, ` +
+          `${keys} expired idempotency key(s), ${buckets} send count(s)`,
+      )
+    }
+    for (const result of results) {
+      if (result.status === 'rejected') log(`upkeep failed: ${String(result.reason)}`)
+    }
+  }
+  await run()
+  const timer = setInterval(run, everyMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}

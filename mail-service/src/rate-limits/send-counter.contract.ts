@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Bucket, SendCounter } from './send-counter.js'
+
+export type SendCounterFixture = {
+  counter: SendCounter
+  /** The same counts as a new process sees them; absent for memory-only counters. */
+  reopen?: () => Promise<SendCounter>
+  cleanup: () => Promise<void>
+}
+
+const threePerHour: Bucket = { key: 'to:ada@example.com', limit: { count: 3, windowMs: 3_600_000 } }
+const twoPerMinute: Bucket = { key: 'key:abc', limit: { count: 2, windowMs: 60_000 } }
+
+/** The behaviour every SendCounter adapter must show; each adapter's test file runs it. */
+export function describeSendCounterContract(
+  adapter: string,
+  open: () => Promise<SendCounterFixture>,
+) {
+  describe(`SendCounter contract: ${adapter}`, () => {
+    let fixture: SendCounterFixture
+    beforeEach(async () => {
+      fixture = await open()
+    })
+    afterEach(async () => {
+      await fixture.cleanup()
+    })
+
+    it('admits up to the limit, then refuses until the oldest send leaves the window', async () => {
+      const t0 = 1_000_000_000_000
+      for (const at of [t0, t0 + 1_000, t0 + 2_000]) {
+        expect(await fixture.counter.take([threePerHour], at)).toEqual({ admitted: true })
+      }
+      expect(await fixture.counter.take([threePerHour], t0 + 3_000)).toEqual({
+        admitted: false,
+        bucket: threePerHour.key,
+        retryAfterMs: 3_600_000 - 3_000,
+      })
+      expect(await fixture.counter.take([threePerHour], t0 + 3_600_001)).toEqual({ admitted: true })
+    })
+
+    it('counts in no bucket when one of them is full', async () => {
+      const t0 = 1_000_000_000_000
+      await fixture.counter.take([twoPerMinute], t0)
+      await fixture.counter.take([twoPerMinute], t0 + 1)
+      const refused = await fixture.counter.take([threePerHour, twoPerMinute], t0 + 2)
+      expect(refused).toMatchObject({ admitted: false, bucket: twoPerMinute.key })
+      for (const at of [t0 + 3, t0 + 4, t0 + 5]) {
+        expect((await fixture.counter.take([threePerHour], at)).admitted).toBe(true)
+      }
+    })
+
+    it('keeps buckets apart', async () => {
+      const t0 = 1_000_000_000_000
+      await fixture.counter.take([twoPerMinute], t0)
+      await fixture.counter.take([twoPerMinute], t0)
+      const other = { ...twoPerMinute, key: 'key:def' }
+      expect(await fixture.counter.take([other], t0)).toEqual({ admitted: true })
+    })
+
+    it('admits no more than the limit of simultaneous sends', async () => {
+      const t0 = 1_000_000_000_000
+      const takes = await Promise.all(
+        Array.from({ length: 10 }, () => fixture.counter.take([threePerHour], t0)),
+      )
+      expect(takes.filter((take) => take.admitted)).toHaveLength(3)
+    })
+
+    it('holds its counts across a restart', async ({ skip }) => {
+      if (!fixture.reopen) return skip()
+      const t0 = 1_000_000_000_000
+      await fixture.counter.take([twoPerMinute], t0)
+      await fixture.counter.take([twoPerMinute], t0)
+      const reopened = await fixture.reopen()
+      expect((await reopened.take([twoPerMinute], t0 + 10)).admitted).toBe(false)
+    })
+  })
+}

@@ -1,0 +1,156 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
+import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
+import { Background } from './background.js'
+
+const queued =
+  '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>","message":"Queued. Thank you."}'
+const ada = { email: 'ada@example.com', name: 'Ada Lovelace' }
+const withKey = (key: string) => ({ 'idempotency-key': key })
+
+let mailgun: MailgunStandIn
+let t: TestApp
+let background: Background
+
+beforeAll(async () => {
+  mailgun = await MailgunStandIn.start()
+})
+afterAll(async () => {
+  await mailgun.stop()
+})
+beforeEach(async () => {
+  mailgun.requests.length = 0
+  mailgun.reply = { status: 200, body: queued }
+  background = new Background()
+  t = await testApp({ mailgunUrl: mailgun.baseUrl, timeoutMs: 5_000, background })
+})
+afterEach(async () => {
+  await background.settled()
+  await t.cleanup()
+})
+
+describe('POST /sendmail with an Idempotency-Key', () => {
+  it('answers a repeat with the first answer, marked replayed, and sends once', async () => {
+    const first = await sendMail(t.app, ada, withKey('signup-1'))
+    const again = await sendMail(t.app, ada, withKey('signup-1'))
+    expect([first.status, again.status]).toEqual([201, 201])
+    expect(await again.text()).toBe(await first.text())
+    expect(first.headers.get('idempotent-replayed')).toBeNull()
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(mailgun.requests).toHaveLength(1)
+  })
+
+  it('treats the same body with other spacing or field order as a repeat', async () => {
+    await sendMail(t.app, ada, withKey('k'))
+    const reordered = `{ "name": "${ada.name}",\n "email": "${ada.email}" }`
+    expect(
+      (await sendMail(t.app, reordered, withKey('k'))).headers.get('idempotent-replayed'),
+    ).toBe('true')
+    expect(mailgun.requests).toHaveLength(1)
+  })
+
+  it('refuses the same key with another body: 422, nothing sent', async () => {
+    await sendMail(t.app, ada, withKey('k'))
+    const other = await sendMail(t.app, { ...ada, name: 'Ada King' }, withKey('k'))
+    expect(other.status).toBe(422)
+    expect(await other.json()).toEqual({
+      error: 'this Idempotency-Key was used with another request body',
+    })
+    expect(mailgun.requests).toHaveLength(1)
+  })
+
+  it('refuses the same key while the first request is in progress: 409, nothing sent', async () => {
+    mailgun.reply = { status: 200, body: queued, delayMs: 300 }
+    const [first, second] = await Promise.all([
+      sendMail(t.app, ada, withKey('k')),
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
+        sendMail(t.app, ada, withKey('k')),
+      ),
+    ])
+    expect(first.status).toBe(201)
+    expect(second.status).toBe(409)
+    expect(await second.json()).toEqual({
+      error: 'a request with this Idempotency-Key is in progress',
+    })
+    expect(mailgun.requests).toHaveLength(1)
+  })
+
+  it('frees the key when the provider answered an error, so a retry sends', async () => {
+    mailgun.reply = { status: 503, statusText: 'Service Unavailable', body: '' }
+    expect((await sendMail(t.app, ada, withKey('k'))).status).toBe(503)
+    mailgun.reply = { status: 200, body: queued }
+    const retry = await sendMail(t.app, ada, withKey('k'))
+    expect(retry.status).toBe(201)
+    expect(retry.headers.get('idempotent-replayed')).toBeNull()
+    expect(mailgun.requests).toHaveLength(2)
+  })
+
+  it('keeps one caller\u2019s keys apart from another\u2019s', async () => {
+    const other = await testApp({ mailgunUrl: mailgun.baseUrl, apiKeys: [apiKey, 'second-key'] })
+    await sendMail(other.app, ada, withKey('k'))
+    const second = await sendMail(other.app, ada, { ...withKey('k'), 'x-apikey': 'second-key' })
+    expect(second.headers.get('idempotent-replayed')).toBeNull()
+    expect(mailgun.requests).toHaveLength(2)
+    await other.cleanup()
+  })
+
+  it.each([
+    ['an empty key', ''],
+    ['a key of 256 characters', 'k'.repeat(256)],
+    ['a key with a control character', 'a\u0001b'],
+  ])('refuses %s with 400 and sends nothing', async (_, key) => {
+    const response = await sendMail(t.app, ada, withKey(key))
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ error: 'invalid header' })
+    expect(mailgun.requests).toHaveLength(0)
+  })
+
+  it('leaves requests without a key as they were: every one sends', async () => {
+    await sendMail(t.app, ada)
+    await sendMail(t.app, ada)
+    expect(mailgun.requests).toHaveLength(2)
+  })
+})
+
+describe('a provider slower than MAIL_TIMEOUT_MS', () => {
+  it('answers 504, keeps following the send, and replays its late 201 to a retry', async () => {
+    const slow = await testApp({
+      mailgunUrl: mailgun.baseUrl,
+      timeoutMs: 5_000,
+      clientTimeoutMs: 200,
+      background,
+    })
+    mailgun.reply = { status: 200, body: queued, delayMs: 600 }
+    const first = await sendMail(slow.app, ada, withKey('late-1'))
+    expect(first.status).toBe(504)
+    const meanwhile = await sendMail(slow.app, ada, withKey('late-1'))
+    expect(meanwhile.status).toBe(409)
+    await background.settled()
+    const retry = await sendMail(slow.app, ada, withKey('late-1'))
+    expect(retry.status).toBe(201)
+    expect(retry.headers.get('idempotent-replayed')).toBe('true')
+    expect(await retry.text()).toBe(queued)
+    expect(mailgun.requests).toHaveLength(1)
+    const logged = await slow.mailLog.list({ limit: 10 })
+    expect(logged).toEqual([expect.objectContaining({ email: ada.email, name: ada.name })])
+    await slow.cleanup()
+  })
+
+  it('frees the key when the provider never answers within MAIL_GIVE_UP_MS', async () => {
+    const slow = await testApp({
+      mailgunUrl: mailgun.baseUrl,
+      timeoutMs: 400,
+      clientTimeoutMs: 100,
+      background,
+    })
+    mailgun.reply = 'hang'
+    expect((await sendMail(slow.app, ada, withKey('gone'))).status).toBe(504)
+    await background.settled()
+    mailgun.reply = { status: 200, body: queued }
+    expect(
+      (await sendMail(slow.app, ada, withKey('gone'))).headers.get('idempotent-replayed'),
+    ).toBeNull()
+    expect(await slow.mailLog.list({ limit: 10 })).toHaveLength(1)
+    await slow.cleanup()
+  })
+})

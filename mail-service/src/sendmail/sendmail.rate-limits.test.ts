@@ -1,0 +1,107 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
+import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
+
+const queued = '{"id":"<1@mg.example.com>","message":"Queued. Thank you."}'
+const to = (email: string) => ({ email, name: 'Ada' })
+const delivered = () => mailgun.requests.map((request) => request.fields[1]?.[1])
+
+let mailgun: MailgunStandIn
+let t: TestApp
+
+beforeAll(async () => {
+  mailgun = await MailgunStandIn.start()
+})
+afterAll(async () => {
+  await mailgun.stop()
+})
+beforeEach(async () => {
+  mailgun.requests.length = 0
+  mailgun.reply = { status: 200, body: queued }
+  t = await testApp({
+    mailgunUrl: mailgun.baseUrl,
+    apiKeys: [apiKey, 'other-key'],
+    rateLimits: {
+      perRecipient: { count: 3, windowMs: 3_600_000 },
+      perKey: { count: 5, windowMs: 60_000 },
+    },
+  })
+})
+afterEach(async () => {
+  await t.cleanup()
+})
+
+describe('rate limits on POST /sendmail', () => {
+  it('lets 3 mails an hour reach one address, then answers 429 with Retry-After', async () => {
+    const statuses: number[] = []
+    for (let n = 0; n < 4; n++) statuses.push((await sendMail(t.app, to('ada@example.com'))).status)
+    expect(statuses).toEqual([201, 201, 201, 429])
+    const refused = await sendMail(t.app, to('ada@example.com'))
+    expect(refused.status).toBe(429)
+    const retryAfter = Number(refused.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThan(3_500)
+    expect(retryAfter).toBeLessThanOrEqual(3_600)
+    expect(await refused.json()).toEqual({
+      error: `too many sends for this recipient; try again in ${retryAfter} s`,
+    })
+    expect(delivered()).toEqual(['ada@example.com', 'ada@example.com', 'ada@example.com'])
+    expect(await t.mailLog.list({ limit: 10 })).toHaveLength(3)
+  })
+
+  it('counts an address the same whatever the case of its domain', async () => {
+    for (const email of ['ada@example.com', 'ada@EXAMPLE.com', 'ada@Example.Com']) {
+      expect((await sendMail(t.app, to(email))).status).toBe(201)
+    }
+    expect((await sendMail(t.app, to('ada@example.COM'))).status).toBe(429)
+    expect((await sendMail(t.app, to('Ada@example.com'))).status).toBe(201)
+  })
+
+  it('limits each API key on its own', async () => {
+    for (let n = 0; n < 5; n++) {
+      expect((await sendMail(t.app, to(`reader${n}@example.com`))).status).toBe(201)
+    }
+    const sixth = await sendMail(t.app, to('reader6@example.com'))
+    expect(sixth.status).toBe(429)
+    expect((await sixth.json()).error).toMatch(
+      /^too many sends for this API key; try again in \d+ s$/,
+    )
+    const otherKey = await sendMail(t.app, to('reader6@example.com'), { 'x-apikey': 'other-key' })
+    expect(otherKey.status).toBe(201)
+  })
+
+  it('does not count a replay of an idempotent request again', async () => {
+    for (let n = 0; n < 5; n++) {
+      const response = await sendMail(t.app, to('ada@example.com'), { 'idempotency-key': 'one' })
+      expect(response.status).toBe(201)
+    }
+    expect(delivered()).toHaveLength(1)
+    expect((await sendMail(t.app, to('ada@example.com'))).status).toBe(201)
+    expect((await sendMail(t.app, to('ada@example.com'))).status).toBe(201)
+  })
+
+  it('frees the key of a refused idempotent request, so it can be retried later', async () => {
+    for (let n = 0; n < 3; n++) await sendMail(t.app, to('ada@example.com'))
+    const refused = await sendMail(t.app, to('ada@example.com'), { 'idempotency-key': 'late' })
+    expect(refused.status).toBe(429)
+    const again = await sendMail(t.app, to('ada@example.com'), { 'idempotency-key': 'late' })
+    expect(again.status).toBe(429)
+  })
+
+  it('holds under a burst: 10 simultaneous sends to one address deliver 3', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => sendMail(t.app, to('ada@example.com'))),
+    ).then((responses) => responses.map((response) => response.status))
+    expect(statuses.filter((status) => status === 201)).toHaveLength(3)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(7)
+    expect(delivered()).toHaveLength(3)
+  })
+})
+
+describe('rate limits turned off', () => {
+  it('lets every send through', async () => {
+    const open = await testApp({ mailgunUrl: mailgun.baseUrl })
+    for (let n = 0; n < 6; n++)
+      expect((await sendMail(open.app, to('ada@example.com'))).status).toBe(201)
+    await open.cleanup()
+  })
+})
