@@ -65,20 +65,23 @@ describe('parseEnv', () => {
     expect(parseEnv({ PATH: '/usr/bin', NODE_ENV: 'production' })).toEqual(defaults)
   })
 
-  it.each([
-    ['PORT', 'abc'],
-    ['PORT', '70000'],
-    ['PORT', '80.5'],
-    ['PORT', '-1'],
-    ['CONNECTION_URL', 'http://x'],
-    ['CONNECTION_URL', 'localhost:27017'],
-    ['CONNECT_TIMEOUT_MS', '0'],
-    ['CONNECT_TIMEOUT_MS', 'soon'],
-    ['SHUTDOWN_TIMEOUT_MS', '0'],
-    ['SHUTDOWN_TIMEOUT_MS', '1.5'],
-    ['CORS_ORIGINS', ' , '],
-    ['MAIL_SERVICE_URL', 'not a url'],
-  ])('refuses %s=%s with a message naming the setting and its value', (name, value) => {
+  // As a shell would set them: NAME=value.
+  it.each(
+    [
+      'PORT=abc',
+      'PORT=70000',
+      'PORT=80.5',
+      'PORT=-1',
+      'CONNECTION_URL=http://x',
+      'CONNECTION_URL=localhost:27017',
+      'CONNECT_TIMEOUT_MS=0',
+      'CONNECT_TIMEOUT_MS=soon',
+      'SHUTDOWN_TIMEOUT_MS=0',
+      'SHUTDOWN_TIMEOUT_MS=1.5',
+      'CORS_ORIGINS= , ',
+      'MAIL_SERVICE_URL=not a url',
+    ].map((assignment) => assignment.split(/=(.*)/s, 2) as [string, string]),
+  )('refuses %s=%s with a message naming the setting and its value', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(
       new RegExp(
         `^invalid settings:\\n  ${name}=${JSON.stringify(value).replace(/[.*+?()[\]\\]/g, '\\$&')}: `,

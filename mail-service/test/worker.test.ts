@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { closedPortUrl } from './support/mailgun-stand-in.js'
 import { ensureBuilt } from './support/run-server.js'
+import { WorkerOutbound } from './support/worker-outbound.js'
 
 const scriptPath = fileURLToPath(new URL('../dist/worker.js', import.meta.url))
 /** The date the deployment uses (wrangler.toml), so the test runs what is deployed. */
@@ -14,37 +15,10 @@ const mailgunKey = 'key-WORKER-SECRET-91c2'
 const mailgunBody =
   '{"id":"<20260101120000.abc123@mg.example.com>", "message":"Queued. Thank you."}'
 
-type Outbound = {
-  url: string
-  method: string
-  headers: Record<string, string>
-  fields?: [string, string][]
-  json?: unknown
-}
-/** What the Worker sent out, and how the stand-ins answer it. */
-const outbound: Outbound[] = []
-let mailgunAnswer: () => Promise<Response>
-let detaFailing = false
-
-/** Stands in for both Mailgun and the Deta Base host on the Worker's outbound fetch. */
-async function outboundService(request: Request): Promise<Response> {
-  const url = new URL(request.url)
-  const headers = Object.fromEntries(request.headers)
-  if (url.hostname === 'api.eu.mailgun.net') {
-    const form = await request.formData()
-    const fields = [...form.entries()].map(
-      ([name, value]) => [name, String(value)] as [string, string],
-    )
-    outbound.push({ url: request.url, method: request.method, headers, fields })
-    return mailgunAnswer()
-  }
-  const json = await request.json()
-  outbound.push({ url: request.url, method: request.method, headers, json })
-  if (detaFailing) return Response.json({ errors: ['down'] }, { status: 500 })
-  if (url.pathname.endsWith('/items'))
-    return Response.json((json as { item: unknown }).item, { status: 201 })
-  return Response.json({ items: [], paging: { size: 0 } })
-}
+/** Mailgun accepts at once, unless a test says otherwise. */
+const accepted = async () => new Response(mailgunBody, { status: 200 })
+/** Stands in for Mailgun and for the Deta Base host, and records what the Worker sent them. */
+const outbound = new WorkerOutbound('api.eu.mailgun.net', 'base.example.com', accepted)
 
 function worker(bindings: Record<string, string>) {
   return new Miniflare({
@@ -52,8 +26,25 @@ function worker(bindings: Record<string, string>) {
     scriptPath,
     compatibilityDate,
     bindings,
-    outboundService,
+    outboundService: outbound.fetch,
   })
+}
+
+/** A Worker with settings of its own, disposed when the test ends. */
+function workerForThisTest(bindings: Record<string, string>): Miniflare {
+  const instance = worker(bindings)
+  onTestFinished(() => instance.dispose())
+  return instance
+}
+
+/** Holds Mailgun's answer back until the returned function is called. */
+function holdMailgunAnswer(): () => void {
+  let release = () => {}
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  outbound.mailgunAnswer = () => released.then(accepted)
+  return release
 }
 
 const bindings = {
@@ -79,17 +70,23 @@ afterAll(async () => {
   await mf.dispose()
 })
 beforeEach(() => {
-  outbound.length = 0
-  detaFailing = false
-  mailgunAnswer = async () => new Response(mailgunBody, { status: 200 })
+  outbound.reset()
 })
 
-const send = (body: unknown, headers: Record<string, string> = {}) =>
-  mf.dispatchFetch('http://worker.test/sendmail', {
+const sendTo = (instance: Miniflare, body: unknown, headers: Record<string, string> = {}) =>
+  instance.dispatchFetch('http://worker.test/sendmail', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-apikey': 'worker-key', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
+const send = (body: unknown, headers: Record<string, string> = {}) => sendTo(mf, body, headers)
+
+/** Sends `body` `times` times, one after the other; their statuses. */
+async function statusesOf(instance: Miniflare, body: unknown, times: number): Promise<number[]> {
+  const statuses: number[] = []
+  for (let sent = 0; sent < times; sent++) statuses.push((await sendTo(instance, body)).status)
+  return statuses
+}
 
 const ada = { email: 'ada@example.com', name: 'Ada' }
 
@@ -98,25 +95,28 @@ describe('the Worker bundle under Miniflare', () => {
     const response = await send(ada)
     expect(response.status).toBe(201)
     expect(await response.text()).toBe(mailgunBody)
-    expect(outbound[0]).toEqual({
-      url: 'https://api.eu.mailgun.net/v3/mg.example.com/messages',
-      method: 'POST',
-      headers: expect.objectContaining({
-        authorization: `Basic ${btoa(`api:${mailgunKey}`)}`,
-        'content-type': expect.stringMatching(/^multipart\/form-data; boundary=/),
-      }),
-      fields: [
-        ['from', 'Movies <hello@mg.example.com>'],
-        ['to', 'ada@example.com'],
-        ['subject', 'Hello from the movies app'],
-        ['text', 'Dear Ada, hello.'],
-      ],
-    })
+    expect(outbound.toMailgun()).toEqual([
+      {
+        url: 'https://api.eu.mailgun.net/v3/mg.example.com/messages',
+        method: 'POST',
+        headers: expect.objectContaining({
+          authorization: `Basic ${btoa(`api:${mailgunKey}`)}`,
+          'content-type': expect.stringMatching(/^multipart\/form-data; boundary=/),
+        }),
+        fields: [
+          ['from', 'Movies <hello@mg.example.com>'],
+          ['to', 'ada@example.com'],
+          ['subject', 'Hello from the movies app'],
+          ['text', 'Dear Ada, hello.'],
+        ],
+      },
+    ])
   })
 
   it('logs the send to the Deta Base host it was given, through the SDK', async () => {
     await send(ada)
-    const insert = outbound[1]
+    const [insert, ...more] = outbound.toBase('maillog')
+    expect(more).toEqual([])
     expect(insert?.url).toBe('https://base.example.com/v1/w0rk/maillog/items')
     expect(insert?.headers['x-api-key']).toBe('w0rk_detasecret')
     expect(insert?.json).toEqual({
@@ -124,8 +124,12 @@ describe('the Worker bundle under Miniflare', () => {
         ...ada,
         output: JSON.parse(mailgunBody),
         key: expect.stringMatching(/^[0-9a-f]{24}$/),
+        __expires: expect.any(Number),
       },
     })
+    // The Base forgets the record by itself after MAILLOG_RETENTION_DAYS (90 by default).
+    const [record] = outbound.deta.items('maillog')
+    expect(Math.round((Number(record?.__expires) - Date.now() / 1000) / 86_400)).toBe(90)
   })
 
   it.each([
@@ -136,20 +140,24 @@ describe('the Worker bundle under Miniflare', () => {
   ])(
     'passes a provider %i on with its status text, logging nothing',
     async (status, body, error) => {
-      mailgunAnswer = async () => new Response(body, { status, statusText: '' })
+      outbound.mailgunAnswer = async () => new Response(body, { status, statusText: '' })
       const response = await send(ada)
       expect(response.status).toBe(status)
       expect(await response.json()).toEqual({ error })
-      expect(outbound).toHaveLength(1)
+      expect(outbound.toMailgun()).toHaveLength(1)
+      expect(outbound.toBase('maillog')).toEqual([])
     },
   )
 
-  it('answers 504 when Mailgun does not answer within MAIL_TIMEOUT_MS', async () => {
-    mailgunAnswer = () =>
-      new Promise((resolve) => setTimeout(() => resolve(new Response('{}')), 3_000))
+  it('answers 504 when Mailgun does not answer within MAIL_TIMEOUT_MS, and logs the late send', async () => {
+    const release = holdMailgunAnswer()
     const response = await send(ada)
     expect(response.status).toBe(504)
-    expect(outbound).toHaveLength(1)
+    expect(outbound.toMailgun()).toHaveLength(1)
+    release()
+    await vi.waitFor(() => expect(outbound.deta.items('maillog')).toHaveLength(1), {
+      timeout: 5_000,
+    })
   })
 
   it('answers 502 when Mailgun cannot be reached', async () => {
@@ -170,10 +178,11 @@ describe('the Worker bundle under Miniflare', () => {
   })
 
   it('still answers 201 when the log keeps failing', async () => {
-    detaFailing = true
+    outbound.deta.failing.add('maillog')
     const response = await send(ada)
     expect(response.status).toBe(201)
-    expect(outbound.filter((request) => request.url.endsWith('/items'))).toHaveLength(3)
+    const inserts = outbound.toBase('maillog').filter(({ method }) => method === 'POST')
+    expect(inserts).toHaveLength(3)
   })
 
   it.each([
@@ -188,7 +197,7 @@ describe('the Worker bundle under Miniflare', () => {
     const response = await send(body, headers)
     expect(response.status).toBe(status)
     expect(await response.json()).toHaveProperty('error')
-    expect(outbound).toEqual([])
+    expect(outbound.requests).toEqual([])
   })
 
   it('answers a CORS preflight from the allowed origin', async () => {
@@ -211,10 +220,110 @@ describe('the Worker bundle under Miniflare', () => {
   })
 })
 
+describe('the Worker with an Idempotency-Key, keys in the Deta Base', () => {
+  const key = { 'idempotency-key': 'signup-4711' }
+
+  it('answers a repeat with the first 201, replayed, and sends nothing more', async () => {
+    const first = await send(ada, key)
+    const repeat = await send(ada, key)
+    expect(first.status).toBe(201)
+    expect(first.headers.get('idempotent-replayed')).toBeNull()
+    expect(repeat.status).toBe(201)
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true')
+    expect(await repeat.text()).toBe(await first.text())
+    expect(outbound.toMailgun()).toHaveLength(1)
+    expect(outbound.deta.items('maillog')).toHaveLength(1)
+    // Scoped to the API key and hashed: the Base holds neither value as sent.
+    expect(outbound.deta.items('idempotency')).toEqual([
+      expect.objectContaining({ key: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+    ])
+  })
+
+  it('refuses the key with another body: 422, nothing sent', async () => {
+    expect((await send(ada, key)).status).toBe(201)
+    const other = await send({ ...ada, name: 'Eve' }, key)
+    expect(other.status).toBe(422)
+    expect(await other.json()).toEqual({ error: expect.any(String) })
+    expect(outbound.toMailgun()).toHaveLength(1)
+  })
+
+  it('frees the key when Mailgun refuses, so a retry with it sends', async () => {
+    outbound.mailgunAnswer = async () => new Response('oops', { status: 500 })
+    expect((await send(ada, key)).status).toBe(500)
+    outbound.mailgunAnswer = accepted
+    const retry = await send(ada, key)
+    expect(retry.status).toBe(201)
+    expect(retry.headers.get('idempotent-replayed')).toBeNull()
+    expect(outbound.toMailgun()).toHaveLength(2)
+  })
+
+  it('follows a send past its 504 (waitUntil) and replays its late 201 to a retry', async () => {
+    const release = holdMailgunAnswer()
+    expect((await send(ada, key)).status).toBe(504)
+    expect((await send(ada, key)).status).toBe(409)
+    release()
+    // Only work handed to waitUntil outlives the answer: dropped, the key would stay unanswered.
+    await vi.waitFor(
+      () =>
+        expect(outbound.deta.items('idempotency')).toEqual([
+          expect.objectContaining({ answer: { status: 201, body: mailgunBody } }),
+        ]),
+      { timeout: 5_000 },
+    )
+    const retry = await send(ada, key)
+    expect(retry.status).toBe(201)
+    expect(retry.headers.get('idempotent-replayed')).toBe('true')
+    expect(await retry.text()).toBe(mailgunBody)
+    expect(outbound.toMailgun()).toHaveLength(1)
+    expect(outbound.deta.items('maillog')).toEqual([expect.objectContaining(ada)])
+  })
+})
+
+describe('the Worker without DETA_PROJECT_KEY', () => {
+  it('keeps the keys in memory: a repeat is replayed within the isolate', async () => {
+    const { DETA_PROJECT_KEY: _, DETA_BASE_HOST: __, ...withoutDeta } = bindings
+    const local = workerForThisTest(withoutDeta)
+    const key = { 'idempotency-key': 'signup-4711' }
+    expect((await sendTo(local, ada, key)).status).toBe(201)
+    const repeat = await sendTo(local, ada, key)
+    expect(repeat.status).toBe(201)
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true')
+    expect(await repeat.text()).toBe(mailgunBody)
+    expect(outbound.requests.map(({ url }) => new URL(url).host)).toEqual(['api.eu.mailgun.net'])
+  })
+})
+
+describe("the Worker's rate limits, counted in the Deta Base", () => {
+  it('refuses a fourth send to one address within the hour: 429, nothing sent or logged', async () => {
+    const statuses = await statusesOf(mf, ada, 3)
+    const refused = await send(ada)
+    expect([...statuses, refused.status]).toEqual([201, 201, 201, 429])
+    // The first send leaves the hour-long window in about an hour.
+    const retryAfter = refused.headers.get('retry-after')
+    expect(retryAfter).toMatch(/^\d+$/)
+    expect(Number(retryAfter)).toBeGreaterThan(3_500)
+    expect(Number(retryAfter)).toBeLessThanOrEqual(3_600)
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await refused.json()).toEqual({ error: expect.stringContaining('recipient') })
+    expect(outbound.toMailgun()).toHaveLength(3)
+    expect(outbound.deta.items('maillog')).toHaveLength(3)
+  })
+
+  it('sends every time with RATE_LIMIT_PER_RECIPIENT=0', async () => {
+    const unlimited = workerForThisTest({ ...bindings, RATE_LIMIT_PER_RECIPIENT: '0' })
+    expect(await statusesOf(unlimited, ada, 4)).toEqual([201, 201, 201, 201])
+    expect(outbound.toMailgun()).toHaveLength(4)
+    // Only the API key's limit still counts.
+    const buckets = outbound.deta.items('sends').map(({ bucket }) => String(bucket))
+    expect(buckets).toHaveLength(4)
+    expect(buckets.every((bucket) => bucket.startsWith('key:'))).toBe(true)
+  })
+})
+
 describe('the Worker without API_KEYS', () => {
   it('serves nothing, whatever key is sent: it must never run open', async () => {
     const { API_KEYS: _, ...rest } = bindings
-    const unkeyed = worker(rest)
+    const unkeyed = workerForThisTest(rest)
     for (const key of ['worker-key', '', 'anything']) {
       const response = await unkeyed.dispatchFetch('http://worker.test/sendmail', {
         method: 'POST',
@@ -228,14 +337,13 @@ describe('the Worker without API_KEYS', () => {
     }
     const log = await unkeyed.dispatchFetch('http://worker.test/maillog')
     expect(log.status).toBe(503)
-    expect(outbound).toEqual([])
-    await unkeyed.dispose()
+    expect(outbound.requests).toEqual([])
   })
 })
 
 describe('the Worker with a bad setting', () => {
   it('answers 503 without echoing any value', async () => {
-    const broken = worker({ ...bindings, MAIL_REGION: 'mars' })
+    const broken = workerForThisTest({ ...bindings, MAIL_REGION: 'mars' })
     const response = await broken.dispatchFetch('http://worker.test/healthz')
     expect(response.status).toBe(503)
     const text = await response.text()
@@ -243,6 +351,5 @@ describe('the Worker with a bad setting', () => {
     expect(JSON.parse(text)).toEqual({
       error: 'the service is misconfigured; its log says which setting',
     })
-    await broken.dispose()
   })
 })

@@ -43,6 +43,18 @@ export class DetaSendCounter implements SendCounter {
     return admission
   }
 
+  giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
+    const turn = this.#queue.then(async () => {
+      for (const bucket of buckets) {
+        const { items } = await this.#base.fetch({ bucket: bucket.key, at }, { limit: 1 })
+        const counted = items[0] as { key?: string } | undefined
+        if (counted?.key) await this.#base.delete(counted.key)
+      }
+    })
+    this.#queue = turn.catch(() => {})
+    return turn
+  }
+
   async prune(): Promise<number> {
     // Each send expires with its window: the Base forgets it by itself.
     return 0

@@ -45,6 +45,27 @@ export class EmbeddedSendCounter implements SendCounter {
     return admission
   }
 
+  giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
+    const turn = this.#queue.then(async () => {
+      const writes = buckets.flatMap((bucket): [string, string][] => {
+        const value = this.#sends.get(bucket.key)
+        if (value === undefined) return []
+        const stored = JSON.parse(value) as Stored
+        const index = stored.sends.lastIndexOf(at)
+        if (index < 0) return []
+        stored.sends.splice(index, 1)
+        return [[bucket.key, JSON.stringify(stored)]]
+      })
+      if (writes.length === 0) return
+      const bytes = writes.reduce((sum, [, json]) => sum + json.length, 0)
+      await this.#env.commit(bytes, () => {
+        for (const [key, json] of writes) this.#sends.put(key, json)
+      })
+    })
+    this.#queue = turn.catch(() => {})
+    return turn
+  }
+
   prune(now: number): Promise<number> {
     const turn = this.#queue.then(async () => {
       const stale: string[] = []

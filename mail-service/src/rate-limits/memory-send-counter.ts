@@ -23,6 +23,15 @@ export class MemorySendCounter implements SendCounter {
     return admission
   }
 
+  async giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
+    for (const bucket of buckets) {
+      const sends = this.#sends.get(bucket.key) ?? []
+      const index = sends.lastIndexOf(at)
+      if (index >= 0) sends.splice(index, 1)
+      if (sends.length === 0) this.#sends.delete(bucket.key)
+    }
+  }
+
   async prune(): Promise<number> {
     // `take` keeps only the sends inside a window and drops a bucket once none is left.
     return 0

@@ -49,6 +49,14 @@ export function describeSendCounterContract(
       }
     })
 
+    it('takes back a send the provider did not accept', async () => {
+      const t0 = 1_000_000_000_000
+      for (const at of [t0, t0 + 1, t0 + 2]) await fixture.counter.take([threePerHour], at)
+      await fixture.counter.giveBack([threePerHour], t0 + 2)
+      expect(await fixture.counter.take([threePerHour], t0 + 3)).toEqual({ admitted: true })
+      expect((await fixture.counter.take([threePerHour], t0 + 4)).admitted).toBe(false)
+    })
+
     it('keeps buckets apart', async () => {
       const t0 = 1_000_000_000_000
       await fixture.counter.take([twoPerMinute], t0)

@@ -15,6 +15,11 @@ export type Admission =
 export interface SendCounter {
   /** Counts one send in every bucket, unless one of them is full: then counts none. */
   take(buckets: readonly Bucket[], now: number): Promise<Admission>
+  /**
+   * Takes back the send `take` counted at `at` in these buckets: the provider did not accept
+   * it, so it reached no inbox.
+   */
+  giveBack(buckets: readonly Bucket[], at: number): Promise<void>
   /** Forgets buckets with no send inside their window at `now`; how many. */
   prune(now: number): Promise<number>
 }

@@ -11,7 +11,7 @@ import {
 import { isNoSpace, type MailLog } from '../mail-log/mail-log.js'
 import { composeMail, type Mailer, type MailTemplate, type SendResult } from '../mailer/mailer.js'
 import { bucketsFor, type RateLimits } from '../rate-limits/buckets.js'
-import type { SendCounter } from '../rate-limits/send-counter.js'
+import type { Bucket, SendCounter } from '../rate-limits/send-counter.js'
 import type { Background } from './background.js'
 import { type RecordSendOptions, recordSend } from './record-send.js'
 import { sendMailRoute } from './sendmail.routes.js'
@@ -32,6 +32,15 @@ export type SendMailDeps = {
 }
 
 const timedOut = Symbol('timed out')
+
+/** Rejects when `promise` has not settled within `ms`: a store that hangs must not hang requests. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the ${what} within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+}
 
 /**
  * `POST /sendmail`: API key and body (declared in the route), then the `Idempotency-Key`
@@ -61,11 +70,8 @@ export function sendMailApp(deps: SendMailDeps) {
       const fingerprint = await fingerprintOf({ email, name })
       let held: Awaited<ReturnType<IdempotencyStore['take']>>
       try {
-        held = await idempotency.take(key, {
-          fingerprint,
-          takenAt: now,
-          expiresAt: now + idempotencyKeyTtlMs,
-        })
+        const record = { fingerprint, takenAt: now, expiresAt: now + idempotencyKeyTtlMs }
+        held = await within(idempotency.take(key, record), timeoutMs, 'store of idempotency keys')
       } catch (error) {
         return storeFailure('store of idempotency keys', error, c)
       }
@@ -86,8 +92,10 @@ export function sendMailApp(deps: SendMailDeps) {
     }
 
     let admission: Awaited<ReturnType<SendCounter['take']>>
+    let buckets: Bucket[] = []
     try {
-      admission = await counter.take(await bucketsFor({ email, apiKey }, rateLimits), now)
+      buckets = await bucketsFor({ email, apiKey }, rateLimits)
+      admission = await within(counter.take(buckets, now), timeoutMs, 'send counter')
     } catch (error) {
       if (taken) await idempotency.release(taken).catch(() => {})
       return storeFailure('send counter', error, c)
@@ -114,24 +122,28 @@ export function sendMailApp(deps: SendMailDeps) {
             logError(`sendmail: could not keep the answer of an Idempotency-Key: ${error}`)
           })
         }
-      } else if (taken) {
-        await idempotency.release(taken).catch(() => {})
+      } else {
+        // Not accepted, so it reached no inbox: it does not count, and the key is free again.
+        await counter.giveBack(buckets, now).catch(() => {})
+        if (taken) await idempotency.release(taken).catch(() => {})
       }
       return result
     }
-    const outcome = mailer.send(composeMail(template, { email, name })).then(settle)
+    const sending = mailer.send(composeMail(template, { email, name }))
     let timer: ReturnType<typeof setTimeout> | undefined
     const waited = new Promise<typeof timedOut>((resolve) => {
       timer = setTimeout(() => resolve(timedOut), timeoutMs)
     })
-    const first = await Promise.race([outcome, waited])
+    // Only the provider's answer is raced: once it is in, the client waits for the log.
+    const first = await Promise.race([sending, waited])
     clearTimeout(timer)
     if (first === timedOut) {
-      deps.background.keep(outcome, c)
+      deps.background.keep(sending.then(settle), c)
       return c.json({ error: 'the mail provider did not answer in time' }, 504)
     }
-    if (!first.ok) return c.json({ error: first.error }, first.status as ContentfulStatusCode)
-    return c.body(first.body, 201, { 'content-type': 'application/json' })
+    const result = await settle(first)
+    if (!result.ok) return c.json({ error: result.error }, result.status as ContentfulStatusCode)
+    return c.body(result.body, 201, { 'content-type': 'application/json' })
   }
   // The 201 body is the provider's own bytes and a failure carries the provider's own status;
   // the typed responses cannot say that, the document does (201 and `default`).

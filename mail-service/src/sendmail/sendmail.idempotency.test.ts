@@ -112,6 +112,33 @@ describe('POST /sendmail with an Idempotency-Key', () => {
   })
 })
 
+describe('a mail log slower than MAIL_TIMEOUT_MS', () => {
+  it('still answers the 201 of a mail the provider accepted in time', async () => {
+    const slowLog = await testApp({ mailgunUrl: mailgun.baseUrl, clientTimeoutMs: 100 })
+    const { mailLog } = slowLog
+    const slow = await testApp({
+      mailgunUrl: mailgun.baseUrl,
+      clientTimeoutMs: 100,
+      mailLog: {
+        ...mailLog,
+        insert: async (record) => {
+          await new Promise((resolve) => setTimeout(resolve, 400))
+          return mailLog.insert(record)
+        },
+        list: mailLog.list.bind(mailLog),
+        ping: mailLog.ping.bind(mailLog),
+        close: mailLog.close.bind(mailLog),
+        prune: mailLog.prune.bind(mailLog),
+      },
+    })
+    const response = await sendMail(slow.app, ada, withKey('slow-log'))
+    expect(response.status).toBe(201)
+    expect(await mailLog.list({ limit: 10 })).toHaveLength(1)
+    await slow.cleanup()
+    await slowLog.cleanup()
+  })
+})
+
 describe('a provider slower than MAIL_TIMEOUT_MS', () => {
   it('answers 504, keeps following the send, and replays its late 201 to a retry', async () => {
     const slow = await testApp({

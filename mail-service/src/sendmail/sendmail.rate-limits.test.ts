@@ -87,6 +87,36 @@ describe('rate limits on POST /sendmail', () => {
     expect(again.status).toBe(429)
   })
 
+  it('does not count sends the provider refused: they reached no inbox', async () => {
+    mailgun.reply = { status: 500, statusText: 'Internal Server Error', body: '' }
+    for (let n = 0; n < 4; n++)
+      expect((await sendMail(t.app, to('ada@example.com'))).status).toBe(500)
+    mailgun.reply = { status: 200, body: queued }
+    for (let n = 0; n < 3; n++)
+      expect((await sendMail(t.app, to('ada@example.com'))).status).toBe(201)
+    expect((await sendMail(t.app, to('ada@example.com'))).status).toBe(429)
+  })
+
+  it('answers 503 in time when the send counter hangs, sending nothing', async () => {
+    const hanging = await testApp({
+      mailgunUrl: mailgun.baseUrl,
+      clientTimeoutMs: 200,
+      rateLimits: { perRecipient: { count: 3, windowMs: 60_000 }, perKey: null },
+      counter: {
+        take: () => new Promise(() => {}),
+        giveBack: async () => {},
+        prune: async () => 0,
+      },
+    })
+    const started = Date.now()
+    const response = await sendMail(hanging.app, to('ada@example.com'))
+    expect(response.status).toBe(503)
+    expect(await response.json()).toEqual({ error: 'the send counter does not answer' })
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(mailgun.requests).toHaveLength(0)
+    await hanging.cleanup()
+  })
+
   it('holds under a burst: 10 simultaneous sends to one address deliver 3', async () => {
     const statuses = await Promise.all(
       Array.from({ length: 10 }, () => sendMail(t.app, to('ada@example.com'))),
