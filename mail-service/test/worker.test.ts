@@ -1,64 +1,20 @@
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { closedPortUrl } from './support/mailgun-stand-in.js'
 import { ensureBuilt } from './support/run-server.js'
-import { WorkerOutbound } from './support/worker-outbound.js'
-
-const scriptPath = fileURLToPath(new URL('../dist/worker.js', import.meta.url))
-/** The date the deployment uses (wrangler.toml), so the test runs what is deployed. */
-const compatibilityDate = /^compatibility_date = "([\d-]+)"/m.exec(
-  readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8'),
-)?.[1]
-const mailgunKey = 'key-WORKER-SECRET-91c2'
-const mailgunBody =
-  '{"id":"<20260101120000.abc123@mg.example.com>", "message":"Queued. Thank you."}'
-
-/** Mailgun accepts at once, unless a test says otherwise. */
-const accepted = async () => new Response(mailgunBody, { status: 200 })
-/** Stands in for Mailgun and for the Deta Base host, and records what the Worker sent them. */
-const outbound = new WorkerOutbound('api.eu.mailgun.net', 'base.example.com', accepted)
-
-function worker(bindings: Record<string, string>) {
-  return new Miniflare({
-    modules: true,
-    scriptPath,
-    compatibilityDate,
-    bindings,
-    outboundService: outbound.fetch,
-  })
-}
-
-/** A Worker with settings of its own, disposed when the test ends. */
-function workerForThisTest(bindings: Record<string, string>): Miniflare {
-  const instance = worker(bindings)
-  onTestFinished(() => instance.dispose())
-  return instance
-}
-
-/** Holds Mailgun's answer back until the returned function is called. */
-function holdMailgunAnswer(): () => void {
-  let release = () => {}
-  const released = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  outbound.mailgunAnswer = () => released.then(accepted)
-  return release
-}
-
-const bindings = {
-  API_KEYS: 'worker-key',
-  MAIL_APIKEY: mailgunKey,
-  MAIL_DOMAIN: 'mg.example.com',
-  MAIL_REGION: 'eu',
-  MAIL_FROM: 'Movies <hello@mg.example.com>',
-  MAIL_TEXT: 'Dear {name}, hello.',
-  MAIL_TIMEOUT_MS: '500',
-  DETA_PROJECT_KEY: 'w0rk_detasecret',
-  DETA_BASE_HOST: 'base.example.com',
-  CORS_ORIGINS: 'https://app.example',
-}
+import {
+  ada,
+  bindings,
+  compatibilityDate,
+  holdMailgunAnswer,
+  mailgunBody,
+  mailgunKey,
+  outbound,
+  scriptPath,
+  sendTo,
+  worker,
+  workerForThisTest,
+} from './support/worker-under-test.js'
 
 let mf: Miniflare
 beforeAll(async () => {
@@ -73,22 +29,7 @@ beforeEach(() => {
   outbound.reset()
 })
 
-const sendTo = (instance: Miniflare, body: unknown, headers: Record<string, string> = {}) =>
-  instance.dispatchFetch('http://worker.test/sendmail', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-apikey': 'worker-key', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
 const send = (body: unknown, headers: Record<string, string> = {}) => sendTo(mf, body, headers)
-
-/** Sends `body` `times` times, one after the other; their statuses. */
-async function statusesOf(instance: Miniflare, body: unknown, times: number): Promise<number[]> {
-  const statuses: number[] = []
-  for (let sent = 0; sent < times; sent++) statuses.push((await sendTo(instance, body)).status)
-  return statuses
-}
-
-const ada = { email: 'ada@example.com', name: 'Ada' }
 
 describe('the Worker bundle under Miniflare', () => {
   it('sends Mailgun (EU host) exactly the request it expects and answers its body byte for byte', async () => {
@@ -217,106 +158,6 @@ describe('the Worker bundle under Miniflare', () => {
     expect(Object.keys(document.paths)).toContain('/sendmail')
     const docs = await mf.dispatchFetch('http://worker.test/docs')
     expect(await docs.text()).toContain('<code>/sendmail</code>')
-  })
-})
-
-describe('the Worker with an Idempotency-Key, keys in the Deta Base', () => {
-  const key = { 'idempotency-key': 'signup-4711' }
-
-  it('answers a repeat with the first 201, replayed, and sends nothing more', async () => {
-    const first = await send(ada, key)
-    const repeat = await send(ada, key)
-    expect(first.status).toBe(201)
-    expect(first.headers.get('idempotent-replayed')).toBeNull()
-    expect(repeat.status).toBe(201)
-    expect(repeat.headers.get('idempotent-replayed')).toBe('true')
-    expect(await repeat.text()).toBe(await first.text())
-    expect(outbound.toMailgun()).toHaveLength(1)
-    expect(outbound.deta.items('maillog')).toHaveLength(1)
-    // Scoped to the API key and hashed: the Base holds neither value as sent.
-    expect(outbound.deta.items('idempotency')).toEqual([
-      expect.objectContaining({ key: expect.stringMatching(/^[0-9a-f]{64}$/) }),
-    ])
-  })
-
-  it('refuses the key with another body: 422, nothing sent', async () => {
-    expect((await send(ada, key)).status).toBe(201)
-    const other = await send({ ...ada, name: 'Eve' }, key)
-    expect(other.status).toBe(422)
-    expect(await other.json()).toEqual({ error: expect.any(String) })
-    expect(outbound.toMailgun()).toHaveLength(1)
-  })
-
-  it('frees the key when Mailgun refuses, so a retry with it sends', async () => {
-    outbound.mailgunAnswer = async () => new Response('oops', { status: 500 })
-    expect((await send(ada, key)).status).toBe(500)
-    outbound.mailgunAnswer = accepted
-    const retry = await send(ada, key)
-    expect(retry.status).toBe(201)
-    expect(retry.headers.get('idempotent-replayed')).toBeNull()
-    expect(outbound.toMailgun()).toHaveLength(2)
-  })
-
-  it('follows a send past its 504 (waitUntil) and replays its late 201 to a retry', async () => {
-    const release = holdMailgunAnswer()
-    expect((await send(ada, key)).status).toBe(504)
-    expect((await send(ada, key)).status).toBe(409)
-    release()
-    // Only work handed to waitUntil outlives the answer: dropped, the key would stay unanswered.
-    await vi.waitFor(
-      () =>
-        expect(outbound.deta.items('idempotency')).toEqual([
-          expect.objectContaining({ answer: { status: 201, body: mailgunBody } }),
-        ]),
-      { timeout: 5_000 },
-    )
-    const retry = await send(ada, key)
-    expect(retry.status).toBe(201)
-    expect(retry.headers.get('idempotent-replayed')).toBe('true')
-    expect(await retry.text()).toBe(mailgunBody)
-    expect(outbound.toMailgun()).toHaveLength(1)
-    expect(outbound.deta.items('maillog')).toEqual([expect.objectContaining(ada)])
-  })
-})
-
-describe('the Worker without DETA_PROJECT_KEY', () => {
-  it('keeps the keys in memory: a repeat is replayed within the isolate', async () => {
-    const { DETA_PROJECT_KEY: _, DETA_BASE_HOST: __, ...withoutDeta } = bindings
-    const local = workerForThisTest(withoutDeta)
-    const key = { 'idempotency-key': 'signup-4711' }
-    expect((await sendTo(local, ada, key)).status).toBe(201)
-    const repeat = await sendTo(local, ada, key)
-    expect(repeat.status).toBe(201)
-    expect(repeat.headers.get('idempotent-replayed')).toBe('true')
-    expect(await repeat.text()).toBe(mailgunBody)
-    expect(outbound.requests.map(({ url }) => new URL(url).host)).toEqual(['api.eu.mailgun.net'])
-  })
-})
-
-describe("the Worker's rate limits, counted in the Deta Base", () => {
-  it('refuses a fourth send to one address within the hour: 429, nothing sent or logged', async () => {
-    const statuses = await statusesOf(mf, ada, 3)
-    const refused = await send(ada)
-    expect([...statuses, refused.status]).toEqual([201, 201, 201, 429])
-    // The first send leaves the hour-long window in about an hour.
-    const retryAfter = refused.headers.get('retry-after')
-    expect(retryAfter).toMatch(/^\d+$/)
-    expect(Number(retryAfter)).toBeGreaterThan(3_500)
-    expect(Number(retryAfter)).toBeLessThanOrEqual(3_600)
-    expect(refused.headers.get('content-type')).toMatch(/^application\/json/)
-    expect(await refused.json()).toEqual({ error: expect.stringContaining('recipient') })
-    expect(outbound.toMailgun()).toHaveLength(3)
-    expect(outbound.deta.items('maillog')).toHaveLength(3)
-  })
-
-  it('sends every time with RATE_LIMIT_PER_RECIPIENT=0', async () => {
-    const unlimited = workerForThisTest({ ...bindings, RATE_LIMIT_PER_RECIPIENT: '0' })
-    expect(await statusesOf(unlimited, ada, 4)).toEqual([201, 201, 201, 201])
-    expect(outbound.toMailgun()).toHaveLength(4)
-    // Only the API key's limit still counts.
-    const buckets = outbound.deta.items('sends').map(({ bucket }) => String(bucket))
-    expect(buckets).toHaveLength(4)
-    expect(buckets.every((bucket) => bucket.startsWith('key:'))).toBe(true)
   })
 })
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { secretsOfEnv, shownValue } from './redact.js'
 
-/** An environment as the runtime gives it: `process.env`, or a Worker's string bindings. */
+/** An environment as the runtime gives it: the Node process's, or a Worker's string bindings. */
 export type RawEnv = Readonly<Record<string, string | undefined>>
 
 /** A start-up failure naming every bad setting, one line each, for a readable exit. */
