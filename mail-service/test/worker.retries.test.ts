@@ -1,6 +1,4 @@
-import type { Miniflare } from 'miniflare'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ensureBuilt } from './support/run-server.js'
+import { describe, expect, it, vi } from 'vitest'
 import {
   accepted,
   ada,
@@ -10,24 +8,11 @@ import {
   outbound,
   sendTo,
   statusesOf,
-  worker,
+  useSharedWorker,
   workerForThisTest,
 } from './support/worker-under-test.js'
 
-let mf: Miniflare
-beforeAll(async () => {
-  ensureBuilt()
-  mf = worker(bindings)
-  await mf.ready
-})
-afterAll(async () => {
-  await mf.dispose()
-})
-beforeEach(() => {
-  outbound.reset()
-})
-
-const send = (body: unknown, headers: Record<string, string> = {}) => sendTo(mf, body, headers)
+const { mf, send } = useSharedWorker()
 
 describe('the Worker with an Idempotency-Key, keys in the Deta Base', () => {
   const key = { 'idempotency-key': 'signup-4711' }
@@ -104,7 +89,7 @@ describe('the Worker without DETA_PROJECT_KEY', () => {
 
 describe("the Worker's rate limits, counted in the Deta Base", () => {
   it('refuses a fourth send to one address within the hour: 429, nothing sent or logged', async () => {
-    const statuses = await statusesOf(mf, ada, 3)
+    const statuses = await statusesOf(mf(), ada, 3)
     const refused = await send(ada)
     expect([...statuses, refused.status]).toEqual([201, 201, 201, 429])
     // The first send leaves the hour-long window in about an hour.

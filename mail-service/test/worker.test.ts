@@ -1,7 +1,6 @@
 import { Miniflare } from 'miniflare'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { closedPortUrl } from './support/mailgun-stand-in.js'
-import { ensureBuilt } from './support/run-server.js'
 import {
   ada,
   bindings,
@@ -11,25 +10,11 @@ import {
   mailgunKey,
   outbound,
   scriptPath,
-  sendTo,
-  worker,
+  useSharedWorker,
   workerForThisTest,
 } from './support/worker-under-test.js'
 
-let mf: Miniflare
-beforeAll(async () => {
-  ensureBuilt()
-  mf = worker(bindings)
-  await mf.ready
-})
-afterAll(async () => {
-  await mf.dispose()
-})
-beforeEach(() => {
-  outbound.reset()
-})
-
-const send = (body: unknown, headers: Record<string, string> = {}) => sendTo(mf, body, headers)
+const { mf, send } = useSharedWorker()
 
 describe('the Worker bundle under Miniflare', () => {
   it('sends Mailgun (EU host) exactly the request it expects and answers its body byte for byte', async () => {
@@ -142,7 +127,7 @@ describe('the Worker bundle under Miniflare', () => {
   })
 
   it('answers a CORS preflight from the allowed origin', async () => {
-    const response = await mf.dispatchFetch('http://worker.test/sendmail', {
+    const response = await mf().dispatchFetch('http://worker.test/sendmail', {
       method: 'OPTIONS',
       headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
     })
@@ -152,11 +137,13 @@ describe('the Worker bundle under Miniflare', () => {
   })
 
   it('serves its OpenAPI document and docs page', async () => {
-    const document = (await (await mf.dispatchFetch('http://worker.test/openapi.json')).json()) as {
+    const document = (await (
+      await mf().dispatchFetch('http://worker.test/openapi.json')
+    ).json()) as {
       paths: Record<string, unknown>
     }
     expect(Object.keys(document.paths)).toContain('/sendmail')
-    const docs = await mf.dispatchFetch('http://worker.test/docs')
+    const docs = await mf().dispatchFetch('http://worker.test/docs')
     expect(await docs.text()).toContain('<code>/sendmail</code>')
   })
 })

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
-import { onTestFinished } from 'vitest'
+import { afterAll, beforeAll, beforeEach, onTestFinished } from 'vitest'
+import { ensureBuilt } from './run-server.js'
 import { WorkerOutbound } from './worker-outbound.js'
 
 export const scriptPath = fileURLToPath(new URL('../../dist/worker.js', import.meta.url))
@@ -79,3 +80,23 @@ export async function statusesOf(
 }
 
 export const ada = { email: 'ada@example.com', name: 'Ada' }
+
+/**
+ * For the test file: the Worker with `bindings`, built if need be, started before its tests and
+ * disposed after them; the stand-ins are reset before each test.
+ */
+export function useSharedWorker(): {
+  mf: () => Miniflare
+  send: (body: unknown, headers?: Record<string, string>) => ReturnType<typeof sendTo>
+} {
+  let shared: Miniflare | undefined
+  beforeAll(async () => {
+    ensureBuilt()
+    shared = worker(bindings)
+    await shared.ready
+  })
+  afterAll(() => shared?.dispose())
+  beforeEach(() => outbound.reset())
+  const mf = () => shared as Miniflare
+  return { mf, send: (body, headers = {}) => sendTo(mf(), body, headers) }
+}
