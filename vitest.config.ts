@@ -5,6 +5,7 @@ export default defineConfig({
     projects: [
       'packages/embedded-store',
       'packages/http-kit',
+      'packages/items-client',
       'items-service',
       'mail-service',
       'test',

@@ -39,6 +39,9 @@ await Promise.all([
     // Dependencies are bundled too: resolving and loading hundreds of files made start-up slow.
     // The MongoDB driver and LMDB stay packages of their own (they load native modules).
     external: ['mongodb', 'lmdb'],
+    // The kit's Swagger UI files come in as text (package.json `imports` of http-kit), in a chunk
+    // loaded by the first request for the docs.
+    conditions: ['text-imports', 'module'],
     minify: !process.env.NO_MINIFY,
     plugins: [englishZodMessagesOnly],
     sourcemap: true,

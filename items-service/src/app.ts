@@ -53,6 +53,7 @@ export function createApp({
     version: '1.0.0',
     description:
       'Movie records for browser apps. Every mutation answers the complete current list. Errors are `{"error": "..."}`, with `issues` for validation.',
+    tags: { Items: 'Movie records, by id', 'Web app': 'The browser app that uses this API' },
   })
   app.route('/', webRoutes({ assets: webAssets, mailServiceUrl }))
   return routes

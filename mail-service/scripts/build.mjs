@@ -26,13 +26,17 @@ const noNodeFs = {
 }
 
 // The workspace's own packages export their TypeScript sources, which Node cannot load: they are
-// bundled; every other package stays in node_modules.
+// bundled, and so are the files they import as text (the kit's Swagger UI files, condition
+// `text-imports`); every other package stays in node_modules.
 const bundleWorkspacePackages = {
   name: 'bundle-workspace-packages',
   setup(build) {
     build.onResolve({ filter: /^@movies-and-mail\// }, (args) => ({
       path: require.resolve(args.path),
     }))
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.with.type === 'text' ? { path: createRequire(args.importer).resolve(args.path) } : null,
+    )
   },
 }
 
@@ -42,6 +46,7 @@ await Promise.all([
     entryPoints: ['src/node/server.ts'],
     outfile: 'dist/server.js',
     platform: 'node',
+    conditions: ['text-imports', 'module'],
     packages: 'external',
     plugins: [bundleWorkspacePackages],
   }),
@@ -50,7 +55,7 @@ await Promise.all([
     entryPoints: ['src/worker/worker.ts'],
     outfile: 'dist/worker.js',
     platform: 'browser',
-    conditions: ['workerd', 'worker', 'browser'],
+    conditions: ['workerd', 'worker', 'browser', 'text-imports'],
     mainFields: ['browser', 'module', 'main'],
     minify: true,
     plugins: [noNodeFs],

@@ -85,6 +85,7 @@ export function createApp({
     title: 'Mail service',
     version: '1.0.0',
     description: 'Sends a fixed greeting through Mailgun and logs every send.',
+    tags: { Mail: 'Sending the greeting', Records: 'The mail log and the outbox' },
   })
   return app
 }

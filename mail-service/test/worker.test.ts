@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { Miniflare } from 'miniflare'
 import { describe, expect, it, vi } from 'vitest'
 import { closedPortUrl } from './support/mailgun-stand-in.js'
@@ -144,7 +146,21 @@ describe('the Worker bundle under Miniflare', () => {
     }
     expect(Object.keys(document.paths)).toContain('/sendmail')
     const docs = await mf().dispatchFetch('http://worker.test/docs')
-    expect(await docs.text()).toContain('<code>/sendmail</code>')
+    const page = await docs.text()
+    expect(page).toContain('<div id="swagger-ui"></div>')
+    // Swagger UI's files and the init script, held by the bundle: the Worker has no file system.
+    const installed = (name: string) =>
+      readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`), 'utf8')
+    const files = page.match(/docs\/[\w.-]+\?v=\w+/g) ?? []
+    expect(files).toHaveLength(3)
+    for (const url of files) {
+      const file = await mf().dispatchFetch(`http://worker.test/${url}`)
+      expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      const name = url.slice('docs/'.length, url.indexOf('?'))
+      expect(await file.text()).toEqual(
+        name === 'init.js' ? expect.stringContaining("'openapi.json'") : installed(name),
+      )
+    }
   })
 })
 

@@ -2,10 +2,11 @@ import { type ClientRequestOptions, hc } from 'hono/client'
 import type { ItemsApp } from '../items/items.app.js'
 
 /**
- * A typed client for browser apps (and any fetch-capable runtime), generated from the routes'
- * own types: request bodies and responses are checked by the compiler.
+ * The web page's client (bundled into the page, not exported): `hono/client` typed by the
+ * routes themselves, answering each status's `Response`. Other apps use the published
+ * `@movies-and-mail/items-client` (packages/items-client), which needs nothing of the service.
  * @example
- * const items = itemsClient('http://localhost:4000')
+ * const items = itemsClient(window.location.origin)
  * const res = await items.items.$post({ json: { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' } })
  * if (res.status === 201) console.log(await res.json()) // StoredItem[]
  */

@@ -1,11 +1,22 @@
+import { OpenApiContract } from '@movies-and-mail/http-kit/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'
 import { movies, TestApp } from '../../test/support/test-app.js'
 import { createApp } from '../app.js'
 import { StoreFullError, StoreUnavailableError } from '../store/item-store.js'
 
-type Operation = { responses: Record<string, unknown>; security?: unknown[] }
-type Document = { openapi: string; paths: Record<string, Record<string, Operation>> }
+type Operation = {
+  responses: Record<string, unknown>
+  security?: unknown[]
+  operationId?: string
+  tags?: string[]
+}
+type Document = {
+  openapi: string
+  paths: Record<string, Record<string, Operation>>
+  servers?: { url: string }[]
+  tags?: { name: string }[]
+}
 
 const json = { 'content-type': 'application/json' }
 const apiKey = 'openapi-test-key'
@@ -29,6 +40,19 @@ const del =
     app.request(`/items/${id}`, { method: 'DELETE', headers })
 const get = (path: string) => (app: TestApp) => app.request(path)
 const tooBig = JSON.stringify({ ...movies.shawshank, notes: 'x'.repeat(70_000) })
+/** Every `pattern` of a document. */
+const patternsIn = (value: unknown): string[] =>
+  typeof value !== 'object' || value === null
+    ? []
+    : Object.entries(value).flatMap(([key, item]) =>
+        key === 'pattern' && typeof item === 'string' ? [item] : patternsIn(item),
+      )
+const webAssets = new Map([
+  [
+    'app.js',
+    { body: new TextEncoder().encode('export {}'), type: 'text/javascript; charset=utf-8' },
+  ],
+])
 
 const cases: Case[] = [
   { operation: 'get /healthz', status: 200, send: get('/healthz') },
@@ -66,7 +90,20 @@ const cases: Case[] = [
   { operation: 'delete /items/{id}', status: 401, send: del('tt0468569', {}) },
   { operation: 'delete /items/{id}', status: 404, send: del('missing') },
   { operation: 'get /openapi.json', status: 200, send: get('/openapi.json') },
+  { operation: 'get /', status: 200, send: get('/') },
+  { operation: 'get /assets/{file}', status: 200, send: get('/assets/app.js') },
+  { operation: 'get /assets/{file}', status: 404, send: get('/assets/missing.js') },
   { operation: 'get /docs', status: 200, send: get('/docs') },
+  { operation: 'get /docs/{file}', status: 200, send: get('/docs/init.js') },
+  {
+    operation: 'get /docs/{file}',
+    status: 304,
+    send: async (app) => {
+      const etag = (await app.request('/docs/init.js')).headers.get('etag') ?? ''
+      return app.request('/docs/init.js', { headers: { 'if-none-match': etag } })
+    },
+  },
+  { operation: 'get /docs/{file}', status: 404, send: get('/docs/index.html') },
 ]
 const unavailable = [
   'get /healthz',
@@ -84,7 +121,7 @@ describe('GET /openapi.json', () => {
   let document: Document
 
   beforeAll(async () => {
-    app = await TestApp.open({ apiKey })
+    app = await TestApp.open({ apiKey, webAssets })
     for (const movie of [movies.godfather, movies.darkKnight]) {
       await post(JSON.stringify(movie))(app)
     }
@@ -104,12 +141,36 @@ describe('GET /openapi.json', () => {
     expect(document.openapi).toMatch(/^3\.1\./)
   })
 
-  it('documents every API route the app serves, and no other', () => {
+  it('documents every route the app serves, and no other', () => {
     const served = app.app.routes
       .filter((route) => route.method !== 'ALL')
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
-      .filter((name) => !['get /', 'get /assets/{file}'].includes(name))
     expect(new Set(served)).toEqual(new Set(documented().map((entry) => entry.name)))
+  })
+
+  it('names and tags every operation, and serves them from wherever the document is', () => {
+    const ids = documented().map(({ operation }) => operation.operationId)
+    expect(ids).toEqual(expect.arrayContaining(['listItems', 'getItem', 'createItem']))
+    expect(ids.every((id) => typeof id === 'string')).toBe(true)
+    expect(new Set(ids).size).toBe(ids.length)
+    const tags = documented().flatMap(({ operation }) => operation.tags ?? [])
+    expect(documented().every(({ operation }) => operation.tags?.length)).toBe(true)
+    expect(document.tags?.map((tag) => tag.name).sort()).toEqual([...new Set(tags)].sort())
+    expect(document.servers).toEqual([expect.objectContaining({ url: '.' })])
+  })
+
+  it('states the security of every operation, `[]` for the public ones', () => {
+    expect(documented().filter(({ operation }) => !operation.security)).toEqual([])
+  })
+
+  it('publishes patterns that mean the same with and without the `u` flag', () => {
+    const patterns = patternsIn(document)
+    expect(patterns.length).toBeGreaterThan(0)
+    for (const pattern of patterns) {
+      // Spectral compiles patterns without `u`, ajv with it: no \p{...}, no \u{...}, no flags.
+      expect(pattern).not.toMatch(/\\[pPu]\{|\/[a-z]*$/)
+      expect(() => [new RegExp(pattern), new RegExp(pattern, 'u')]).not.toThrow()
+    }
   })
 
   it.each(cases)(
@@ -127,13 +188,15 @@ describe('GET /openapi.json', () => {
       log: () => {},
     })
     for (const operation of unavailable) {
-      const [method = '', path = ''] = operation.split(' ')
-      const response = await down.request(path.replace('{id}', 'tt0068646'), {
+      const [method = '', template = ''] = operation.split(' ')
+      const path = template.replace('{id}', 'tt0068646')
+      const response = await down.request(path, {
         method: method.toUpperCase(),
         headers: json,
         body: method === 'post' || method === 'put' ? shawshank : undefined,
       })
       expect(response.status, operation).toBe(503)
+      await new OpenApiContract(document).check({ method, url: path }, response)
       expect(
         documented().find((entry) => entry.name === operation)?.operation.responses,
       ).toHaveProperty('503')
@@ -143,13 +206,15 @@ describe('GET /openapi.json', () => {
   it('documents 507 on every write, as the app answers it when the disk is full', async () => {
     const full = createApp({ store: failingStore(() => new StoreFullError()), log: () => {} })
     for (const operation of writes) {
-      const [method = '', path = ''] = operation.split(' ')
-      const response = await full.request(path.replace('{id}', 'tt0068646'), {
+      const [method = '', template = ''] = operation.split(' ')
+      const path = template.replace('{id}', 'tt0068646')
+      const response = await full.request(path, {
         method: method.toUpperCase(),
         headers: json,
         body: method === 'delete' ? undefined : shawshank,
       })
       expect(response.status, operation).toBe(507)
+      await new OpenApiContract(document).check({ method, url: path }, response)
       expect(await response.json()).toEqual({ error: 'no space left to store the write' })
       const documentedWrite = documented().find((entry) => entry.name === operation)
       expect(documentedWrite?.operation.responses).toHaveProperty('507')
@@ -185,24 +250,25 @@ describe('GET /openapi.json', () => {
 })
 
 describe('GET /docs', () => {
-  it('renders every operation of the document as a page with no outside assets', async () => {
+  it('is Swagger UI for the relative openapi.json, with every file from this service', async () => {
     const app = await TestApp.open()
     try {
       const response = await app.request('/docs')
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toMatch(/^text\/html/)
       const html = await response.text()
-      for (const operation of [
-        'GET</span> <code>/items</code>',
-        'POST</span> <code>/items</code>',
-        'PUT</span> <code>/items/{id}</code>',
-        'DELETE</span> <code>/items/{id}</code>',
-      ]) {
-        expect(html).toContain(operation)
-      }
-      // Relative, so that it names this service's document behind a path prefix too.
-      expect(html).toContain('href="openapi.json"')
-      expect(html).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/)
+      const loaded = [...html.matchAll(/<(?:script|link)\b[^>]*\s(?:src|href)="([^"]*)"/g)]
+        .map((match) => match[1] ?? '')
+        .filter((url) => !url.startsWith('data:'))
+      // Relative, so that they name this service's files behind a path prefix too.
+      expect(loaded.map((url) => url.split('?')[0])).toEqual([
+        'docs/swagger-ui.css',
+        'docs/swagger-ui-bundle.js',
+        'docs/init.js',
+      ])
+      for (const url of loaded) expect((await app.request(`/${url}`)).status).toBe(200)
+      const init = await (await app.request('/docs/init.js')).text()
+      expect(init).toContain("new URL('openapi.json', pageFolder)")
     } finally {
       await app.close()
     }

@@ -1,6 +1,9 @@
 import { z } from '@hono/zod-openapi'
 
-const noControlCharacters = /^[^\p{Cc}]*$/u
+// Explicit ranges (the Cc category) rather than \p{Cc}: the same without the `u` flag, so the
+// published pattern means the same to every JSON Schema tool.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+const noControlCharacters = /^[^\u0000-\u001f\u007f-\u009f]*$/
 
 const itemId = z
   .string()
@@ -20,6 +23,7 @@ export const newItemSchema = z
   .openapi('NewItem', {
     description:
       'Fields named `_id`, starting with `$`, containing `.`, or `__proto__`, `constructor`, `prototype` are refused at any depth.',
+    example: { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama', year: 1994 },
   })
 
 /** PUT /items/:id body: any subset of the fields, at least one. */
@@ -27,7 +31,15 @@ export const itemFieldsSchema = z
   .object({ id: itemId.optional(), name: name.optional(), genre: genre.optional() })
   .catchall(z.unknown())
   .refine((fields) => Object.keys(fields).length > 0, 'at least one field is required')
-  .openapi('ItemFields')
+  .openapi('ItemFields', { minProperties: 1, example: { genre: 'Drama, Crime' } })
+
+const storedExample = {
+  _id: '6740a1f2c3d4e5f6a7b8c9d0',
+  id: 'tt0111161',
+  name: 'The Shawshank Redemption',
+  genre: 'Drama',
+  year: 1994,
+}
 
 /** An item as every read returns it. */
 export const itemSchema = z
@@ -41,9 +53,14 @@ export const itemSchema = z
     genre,
   })
   .catchall(z.unknown())
-  .openapi('Item')
+  .openapi('Item', { example: storedExample })
 
-export const itemListSchema = z.array(itemSchema).openapi('ItemList')
+export const itemListSchema = z.array(itemSchema).openapi('ItemList', {
+  example: [
+    storedExample,
+    { _id: '6740a1f2c3d4e5f6a7b8c9d1', id: 'tt0068646', name: 'The Godfather', genre: 'Crime' },
+  ],
+})
 
 export const itemIdParamSchema = z.object({
   id: itemId.openapi({ param: { name: 'id', in: 'path' } }),

@@ -20,29 +20,55 @@ const listResponse = (description: string) => ({
   content: { 'application/json': { schema: itemListSchema } },
 })
 
-const badBody = errorResponse('Body is not JSON, not an object, or fails validation')
-const unauthorized = errorResponse('`x-apikey` is missing or wrong while ITEMS_APIKEY is set')
-const notFound = errorResponse('No item has that id')
-const unavailable = errorResponse('The database did not answer')
-const noSpace = errorResponse('The disk is full; nothing of the write was stored')
+const badBody = errorResponse('Body is not JSON, not an object, or fails validation', {
+  error: 'invalid request body',
+  issues: [{ path: 'name', message: 'Too small: expected string to have >=1 characters' }],
+})
+const badId = errorResponse('The id is not a valid item id', {
+  error: 'invalid path parameter',
+  issues: [{ path: 'id', message: 'must not contain control characters' }],
+})
+const unauthorized = errorResponse(
+  '`x-apikey` is missing or wrong while ITEMS_APIKEY is set',
+  'Unauthorized',
+)
+const notFound = errorResponse('No item has that id', "item 'tt0111161' not found")
+const unavailable = errorResponse('The database did not answer', 'database unavailable')
+const noSpace = errorResponse(
+  'The disk is full; nothing of the write was stored',
+  'no space left to store the write',
+)
+const tooLarge = errorResponse('Body larger than 64 KiB', 'request body is larger than 65536 bytes')
+const notJson = errorResponse(
+  'Content-Type is not application/json',
+  'Content-Type must be application/json',
+)
 /** Writes need `x-apikey` only when ITEMS_APIKEY is set, hence the empty alternative. */
 const writeSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, {}]
 
 export const listItemsRoute = createRoute({
   method: 'get',
   path: '/items',
+  operationId: 'listItems',
+  tags: ['Items'],
   summary: 'List every item in insertion order',
+  description: 'Every item, oldest first. Public: needs no key.',
+  security: [],
   responses: { 200: listResponse('Every item'), 503: unavailable },
 })
 
 export const getItemRoute = createRoute({
   method: 'get',
   path: '/items/{id}',
+  operationId: 'getItem',
+  tags: ['Items'],
   summary: 'Read one item by its id',
+  description: 'The item whose `id` (not `_id`) is the given one. Public: needs no key.',
+  security: [],
   request: { params: itemIdParamSchema },
   responses: {
     200: { description: 'The item', content: { 'application/json': { schema: itemSchema } } },
-    400: errorResponse('The id is not a valid item id'),
+    400: badId,
     404: notFound,
     503: unavailable,
   },
@@ -52,7 +78,12 @@ export const createItemRoute = createRoute(
   guarded({
     method: 'post',
     path: '/items',
+    operationId: 'createItem',
+    tags: ['Items'],
     summary: 'Create an item; answers the whole list',
+    description:
+      '`id`, `name` and `genre` are required; other fields are stored as given. Needs ' +
+      '`x-apikey` when ITEMS_APIKEY is set.',
     security: writeSecurity,
     middleware: itemBody,
     request: {
@@ -61,13 +92,21 @@ export const createItemRoute = createRoute(
     responses: {
       201: {
         ...listResponse('Created; every item, the new one last'),
-        headers: { Location: { schema: { type: 'string' }, description: '/items/<id>' } },
+        headers: {
+          Location: {
+            schema: { type: 'string', example: '/items/tt0111161' },
+            description: '/items/<id>',
+          },
+        },
       },
       400: badBody,
       401: unauthorized,
-      409: errorResponse('An item with that id exists'),
-      413: errorResponse('Body larger than 64 KiB'),
-      415: errorResponse('Content-Type is not application/json'),
+      409: errorResponse(
+        'An item with that id exists',
+        "an item with id 'tt0111161' already exists",
+      ),
+      413: tooLarge,
+      415: notJson,
       503: unavailable,
       507: noSpace,
     },
@@ -78,7 +117,12 @@ export const updateItemRoute = createRoute(
   guarded({
     method: 'put',
     path: '/items/{id}',
+    operationId: 'updateItem',
+    tags: ['Items'],
     summary: 'Set the given fields on an item (merge); answers the whole list',
+    description:
+      'Fields absent from the body keep their values; at least one field is required. Needs ' +
+      '`x-apikey` when ITEMS_APIKEY is set.',
     security: writeSecurity,
     middleware: itemBody,
     request: {
@@ -90,9 +134,12 @@ export const updateItemRoute = createRoute(
       400: badBody,
       401: unauthorized,
       404: notFound,
-      409: errorResponse('The body changes id to one another item has'),
-      413: errorResponse('Body larger than 64 KiB'),
-      415: errorResponse('Content-Type is not application/json'),
+      409: errorResponse(
+        'The body changes id to one another item has',
+        "an item with id 'tt0068646' already exists",
+      ),
+      413: tooLarge,
+      415: notJson,
       503: unavailable,
       507: noSpace,
     },
@@ -103,12 +150,15 @@ export const deleteItemRoute = createRoute(
   guarded({
     method: 'delete',
     path: '/items/{id}',
+    operationId: 'deleteItem',
+    tags: ['Items'],
     summary: 'Delete an item; answers the remaining list',
+    description: 'Needs `x-apikey` when ITEMS_APIKEY is set.',
     security: writeSecurity,
     request: { params: itemIdParamSchema },
     responses: {
       200: listResponse('Deleted; every remaining item'),
-      400: errorResponse('The id is not a valid item id'),
+      400: badId,
       401: unauthorized,
       404: notFound,
       503: unavailable,

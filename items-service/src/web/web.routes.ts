@@ -1,7 +1,60 @@
-import { htmlHeaders } from '@movies-and-mail/http-kit'
-import { Hono } from 'hono'
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { errorResponse, htmlHeaders } from '@movies-and-mail/http-kit'
 import { renderAppPage } from './page.js'
 import type { WebAssets } from './web-assets.js'
+
+const webPageRoute = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'getWebPage',
+  tags: ['Web app'],
+  summary: 'The web app',
+  description: 'The page of the movie list and the mail form; its script calls this API.',
+  security: [],
+  responses: {
+    200: {
+      description: 'The HTML shell of the web app; its script and styles come from /assets/',
+      content: {
+        'text/html': { schema: z.string().openapi({ example: '<!doctype html><html>…</html>' }) },
+      },
+    },
+  },
+})
+
+/** A file of the media types `mediaTypeOf` gives: script, styles, icons, source maps. */
+const text = (example: string) => ({ schema: z.string(), example })
+const binary = { schema: z.string().openapi({ format: 'binary' }) }
+
+const webAssetRoute = createRoute({
+  method: 'get',
+  path: '/assets/{file}',
+  operationId: 'getWebAsset',
+  tags: ['Web app'],
+  summary: 'A file of the web app',
+  description: "The web app's built files, by name, with their media type.",
+  security: [],
+  request: {
+    params: z.object({
+      file: z.string().openapi({ param: { name: 'file', in: 'path' }, example: 'app.js' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The file',
+      content: {
+        'text/javascript': text('import{render}from"hono/jsx/dom";…'),
+        'text/css': text(':root{color-scheme:light dark}…'),
+        'image/svg+xml': text(
+          '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">…</svg>',
+        ),
+        'application/json': { schema: z.looseObject({}), example: { version: 3, mappings: '…' } },
+        'image/png': binary,
+        'application/octet-stream': binary,
+      },
+    },
+    404: errorResponse('The web app has no file of that name', 'no such asset'),
+  },
+})
 
 /**
  * Serves the web app: the page at `/`, with a Content-Security-Policy that admits only its own
@@ -17,9 +70,9 @@ export function webRoutes({
   const page = renderAppPage({ mailServiceUrl })
   // The page's script calls this origin's /items and the mail service, nothing else.
   const pageHeaders = htmlHeaders({ connectTo: [mailServiceUrl] })
-  return new Hono()
-    .get('/', (c) => c.html(page, 200, pageHeaders))
-    .get('/assets/:file', (c) => {
+  return new OpenAPIHono()
+    .openapi(webPageRoute, (c) => c.html(page, 200, pageHeaders))
+    .openapi(webAssetRoute, (c) => {
       const asset = assets.get(c.req.param('file'))
       if (!asset) return c.json({ error: 'no such asset' }, 404)
       c.header('content-type', asset.type)

@@ -1,19 +1,31 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { checkedAgainst, OpenApiContract } from '@movies-and-mail/http-kit/test-support'
 import { afterEach, beforeEach, expect } from 'vitest'
 import { type AppOptions, createApp } from '../../src/app.js'
 import type { StoredItem } from '../../src/items/item.schema.js'
 import { EmbeddedItemStore } from '../../src/store/embedded-item-store.js'
+import { failingStore } from './failing-store.js'
 
 export type TestAppOptions = Omit<AppOptions, 'store' | 'log'>
 
 const json = { 'content-type': 'application/json' }
 const path = (id: string) => `/items/${encodeURIComponent(id)}`
 
+let contract: Promise<OpenApiContract> | undefined
+/** The document the app serves, read once from an app of its own (no store, no log lines). */
+const servedContract = () => {
+  contract ??= OpenApiContract.of(
+    createApp({ store: failingStore(() => new Error('unused')), log: () => {} }),
+  )
+  return contract
+}
+
 /**
  * The real app over a real embedded store in a fresh temporary directory, with the log lines
- * collected, and short-hands for the requests the route tests make.
+ * collected, and short-hands for the requests the route tests make. Every answer of
+ * `app.request` is checked against the app's OpenAPI document: a drift fails the test.
  */
 export class TestApp {
   readonly lines: string[] = []
@@ -24,7 +36,8 @@ export class TestApp {
   private constructor(dir: string, store: EmbeddedItemStore, options: TestAppOptions) {
     this.#dir = dir
     this.#store = store
-    this.app = createApp({ ...options, store, log: (line) => this.lines.push(line) })
+    const app = createApp({ ...options, store, log: (line) => this.lines.push(line) })
+    this.app = checkedAgainst(servedContract, app)
   }
 
   static async open(options: TestAppOptions = {}): Promise<TestApp> {

@@ -2,11 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closedPortUrl, MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
 
+type Operation = {
+  responses: Record<string, unknown>
+  operationId?: string
+  tags?: string[]
+  security?: Record<string, string[]>[]
+}
 type Document = {
   openapi: string
-  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
+  paths: Record<string, Record<string, Operation>>
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> }
+  servers?: { url: string }[]
+  tags?: { name: string }[]
 }
+type EmailSchema = { pattern: string; format?: string }
 
 let outboxApp: TestApp
 let mailgunApp: TestApp
@@ -92,6 +101,16 @@ const answers: Answer[] = [
   ],
   ['200', 'get /openapi.json', () => outboxApp.app.request('/openapi.json')],
   ['200', 'get /docs', () => outboxApp.app.request('/docs')],
+  ['200', 'get /docs/{file}', () => outboxApp.app.request('/docs/swagger-ui.css')],
+  [
+    '304',
+    'get /docs/{file}',
+    async () => {
+      const etag = (await outboxApp.app.request('/docs/init.js')).headers.get('etag') ?? ''
+      return outboxApp.app.request('/docs/init.js', { headers: { 'if-none-match': etag } })
+    },
+  ],
+  ['404', 'get /docs/{file}', () => outboxApp.app.request('/docs/index.html')],
 ]
 
 describe('GET /openapi.json', () => {
@@ -107,7 +126,7 @@ describe('GET /openapi.json', () => {
   it('lists every route the app serves', () => {
     const served = outboxApp.app.routes
       .filter((route) => route.method !== 'ALL')
-      .map((route) => `${route.method.toLowerCase()} ${route.path}`)
+      .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
     const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method} ${path}`),
     )
@@ -130,20 +149,58 @@ describe('GET /openapi.json', () => {
     expect(body).toContain('"maxLength":254')
     expect(body).toContain('"maxLength":100')
   })
+
+  it('publishes the address pattern the service checks, the same with and without `u`', () => {
+    const request = document.components.schemas.SendMailRequest as {
+      properties: { email: EmailSchema }
+    }
+    const { pattern, format } = request.properties.email
+    expect(format).toBeUndefined()
+    for (const flags of ['', 'u']) {
+      const address = new RegExp(pattern, flags)
+      for (const accepted of ['ada@example.com', 'δοκιμή@παράδειγμα.δοκιμή', '用户@例子.广告']) {
+        expect(address.test(accepted), accepted).toBe(true)
+      }
+      for (const refused of ['a@b.c, d@e.f', 'Ada <ada@example.com>', 'ada@example', 'a b@c.d']) {
+        expect(address.test(refused), refused).toBe(false)
+      }
+    }
+  })
+
+  const operations = () => Object.values(document.paths).flatMap((item) => Object.values(item))
+
+  it('names and tags every operation, and serves them from wherever the document is', () => {
+    const ids = operations().map((operation) => operation.operationId)
+    expect(ids).toEqual(expect.arrayContaining(['sendMail', 'listMailLog', 'listOutbox']))
+    expect(ids.every((id) => typeof id === 'string')).toBe(true)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(operations().every((operation) => operation.tags?.length)).toBe(true)
+    const tags = new Set(operations().flatMap((operation) => operation.tags ?? []))
+    expect(document.tags?.map((tag) => tag.name).sort()).toEqual([...tags].sort())
+    expect(document.servers).toEqual([expect.objectContaining({ url: '.' })])
+  })
+
+  it('states the security of every operation: the key for mail and records, none for the rest', () => {
+    const guarded = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => operation.security?.length)
+        .map(([method]) => `${method} ${path}`),
+    )
+    expect(guarded.sort()).toEqual(['get /maillog', 'get /outbox', 'post /sendmail'])
+    expect(operations().filter((operation) => !operation.security)).toEqual([])
+  })
 })
 
 describe('GET /docs', () => {
-  it('renders every operation on the server, with nothing loaded from elsewhere', async () => {
+  it('is Swagger UI for the relative openapi.json, with nothing loaded from elsewhere', async () => {
     const response = await outboxApp.app.request('/docs')
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
     const page = await response.text()
-    for (const [path, methods] of Object.entries(document.paths)) {
-      for (const method of Object.keys(methods)) {
-        expect(page).toContain(
-          `<span class="method ${method}">${method.toUpperCase()}</span> <code>${path}</code>`,
-        )
-      }
+    for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js']) {
+      expect(page).toContain(`="docs/${file}?v=`)
     }
-    expect(page).not.toMatch(/<script|src=["']?https?:|href=["']?https?:/)
+    expect(page).not.toMatch(/src=["']?(https?:|\/\/)|href=["']?(https?:|\/\/)/)
+    const init = await (await outboxApp.app.request('/docs/init.js')).text()
+    expect(init).toContain("new URL('openapi.json', pageFolder)")
   })
 })

@@ -36,9 +36,29 @@ const nextPageLink = (path: string) => ({
 
 const invalidQuery = errorResponse(
   '`limit` is not an integer from 1 to 1000, or `cursor` is not a record `_id`',
+  {
+    error: 'invalid query parameter',
+    issues: [{ path: 'limit', message: 'Too big: expected number to be <=1000' }],
+  },
 )
+const unauthorized = errorResponse('Missing or wrong `x-apikey`', 'Unauthorized')
 
 const stored = { _id: z.string().openapi({ example: recordIdExample }) }
+const mailLogRecordExample = {
+  _id: recordIdExample,
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  output: { id: '<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>', message: 'Queued. Thank you.' },
+}
+const outboxMessageExample = {
+  _id: recordIdExample,
+  id: '<20260101120000.5f3c9a1b2d4e6f70@outbox.local>',
+  from: 'Movies <no-reply@mg.example.com>',
+  to: 'ada@example.com',
+  subject: 'Hello from the movies app',
+  text: 'Hello Ada Lovelace, thank you for getting in touch.',
+  queuedAt: '2026-01-01T12:00:00.000Z',
+}
 
 export const mailLogRecordSchema = z
   .object({
@@ -47,7 +67,7 @@ export const mailLogRecordSchema = z
     name: z.string(),
     output: z.record(z.string(), z.unknown()).openapi({ description: "The provider's answer" }),
   })
-  .openapi('MailLogRecord')
+  .openapi('MailLogRecord', { example: mailLogRecordExample })
 
 export const outboxMessageSchema = z
   .object({
@@ -59,23 +79,31 @@ export const outboxMessageSchema = z
     text: z.string(),
     queuedAt: z.string().openapi({ format: 'date-time' }),
   })
-  .openapi('OutboxMessage')
+  .openapi('OutboxMessage', { example: outboxMessageExample })
 
 export const mailLogRoute = createRoute(
   guarded({
     method: 'get',
     path: '/maillog',
+    operationId: 'listMailLog',
+    tags: ['Records'],
     request: { query: pageQuery },
     summary: 'The mail log: one record per successful send, newest first',
+    description: 'A page of the mail log, newest first; a full page links the next in `Link`.',
     responses: {
       200: {
         description: 'The newest records, or those before `cursor`',
         headers: nextPageLink('/maillog'),
-        content: { 'application/json': { schema: z.array(mailLogRecordSchema) } },
+        content: {
+          'application/json': {
+            schema: z.array(mailLogRecordSchema),
+            example: [mailLogRecordExample],
+          },
+        },
       },
       400: invalidQuery,
-      401: errorResponse('Missing or wrong `x-apikey`'),
-      503: errorResponse('The mail log does not answer'),
+      401: unauthorized,
+      503: errorResponse('The mail log does not answer', 'the mail log does not answer'),
     },
   }),
 )
@@ -84,18 +112,31 @@ export const outboxRoute = createRoute(
   guarded({
     method: 'get',
     path: '/outbox',
+    operationId: 'listOutbox',
+    tags: ['Records'],
     request: { query: pageQuery },
     summary: 'Messages the outbox transport captured instead of delivering, newest first',
+    description:
+      'A page of the messages the outbox kept (the outbox transport), newest first; a full ' +
+      'page links the next in `Link`.',
     responses: {
       200: {
         description: 'The newest captured messages, or those before `cursor`',
         headers: nextPageLink('/outbox'),
-        content: { 'application/json': { schema: z.array(outboxMessageSchema) } },
+        content: {
+          'application/json': {
+            schema: z.array(outboxMessageSchema),
+            example: [outboxMessageExample],
+          },
+        },
       },
       400: invalidQuery,
-      401: errorResponse('Missing or wrong `x-apikey`'),
-      404: errorResponse('The outbox is off: mail goes to the provider'),
-      503: errorResponse('The outbox store does not answer'),
+      401: unauthorized,
+      404: errorResponse(
+        'The outbox is off: mail goes to the provider',
+        'the outbox is off: mail goes to the provider',
+      ),
+      503: errorResponse('The outbox store does not answer', 'the outbox does not answer'),
     },
   }),
 )

@@ -9,6 +9,8 @@ export const sendMailRoute = createRoute(
   guarded({
     method: 'post',
     path: '/sendmail',
+    operationId: 'sendMail',
+    tags: ['Mail'],
     summary: 'Send the fixed greeting to one recipient',
     description:
       'Checks `x-apikey`, then the body, then sends through the configured transport and logs ' +
@@ -41,14 +43,34 @@ export const sendMailRoute = createRoute(
         },
         content: { 'application/json': { schema: providerAnswerSchema } },
       },
-      400: errorResponse('The body is not JSON, not an object, or fails validation'),
-      401: errorResponse('Missing or wrong `x-apikey`'),
-      413: errorResponse('The body is larger than 16 KiB'),
-      409: errorResponse('A request with this `Idempotency-Key` is still in progress'),
-      415: errorResponse('The body is not `application/json`'),
-      422: errorResponse('This `Idempotency-Key` was used with another body'),
+      400: errorResponse('The body is not JSON, not an object, or fails validation', {
+        error: 'invalid request body',
+        issues: [
+          { path: 'email', message: 'must be exactly one email address, like ada@example.com' },
+        ],
+      }),
+      401: errorResponse('Missing or wrong `x-apikey`', 'Unauthorized'),
+      413: errorResponse(
+        'The body is larger than 16 KiB',
+        'request body is larger than 16384 bytes',
+      ),
+      409: errorResponse(
+        'A request with this `Idempotency-Key` is still in progress',
+        'a request with this Idempotency-Key is in progress',
+      ),
+      415: errorResponse(
+        'The body is not `application/json`',
+        'Content-Type must be application/json',
+      ),
+      422: errorResponse(
+        'This `Idempotency-Key` was used with another body',
+        'this Idempotency-Key was used with another request body',
+      ),
       429: {
-        ...errorResponse('Over RATE_LIMIT_PER_RECIPIENT or RATE_LIMIT_PER_KEY; nothing was sent'),
+        ...errorResponse(
+          'Over RATE_LIMIT_PER_RECIPIENT or RATE_LIMIT_PER_KEY; nothing was sent',
+          'too many sends for this recipient; try again in 60 s',
+        ),
         headers: {
           'Retry-After': {
             description: 'Seconds until a send fits in the limit again',
@@ -56,15 +78,26 @@ export const sendMailRoute = createRoute(
           },
         },
       },
-      502: errorResponse('The mail provider could not be reached or gave an unreadable answer'),
-      503: errorResponse('A store (outbox, idempotency keys, send counts) does not answer'),
+      502: errorResponse(
+        'The mail provider could not be reached or gave an unreadable answer',
+        'the mail provider could not be reached',
+      ),
+      503: errorResponse(
+        'A store (outbox, idempotency keys, send counts) does not answer',
+        'the send counter does not answer',
+      ),
       504: errorResponse(
         'The mail provider did not answer within MAIL_TIMEOUT_MS; the send is still followed ' +
           'up to MAIL_GIVE_UP_MS, and a retry with the same `Idempotency-Key` gets its outcome',
+        'the mail provider did not answer in time',
       ),
-      507: errorResponse('No space left to store the request'),
+      507: errorResponse(
+        'No space left to store the request',
+        'no space left to store the request',
+      ),
       default: errorResponse(
         "The provider's own error status (e.g. 400, 401, 429, 500), passed on with its status text",
+        'Internal Server Error',
       ),
     },
   }),

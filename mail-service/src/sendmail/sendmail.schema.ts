@@ -1,31 +1,60 @@
 import { z } from '@hono/zod-openapi'
 
-const atext = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]"
-const label = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?'
+// Addresses hold ASCII `atext` and, beyond ASCII, letters and digits of any script (\p{L},
+// \p{N}). A published pattern must mean the same with and without the `u` flag (Spectral
+// compiles without it, ajv with it), which \p{...} cannot, so the check has two steps: the
+// shape, where any character beyond ASCII may stand for a letter or digit, then
+// `lettersBeyondAscii`. Together they admit exactly what `[\p{L}\p{N}...]` in the shape would.
+
+/** Any character beyond ASCII: a negated class, so that it takes astral ones whole with `u`. */
+const beyondAscii = '[^\\u0000-\\u007f]'
+const atext = `(?:[A-Za-z0-9!#$%&'*+/=?^_\`{|}~-]|${beyondAscii})`
+const alnum = `(?:[A-Za-z0-9]|${beyondAscii})`
+const alnumOrHyphen = `(?:[A-Za-z0-9-]|${beyondAscii})`
+const label = `${alnum}(?:${alnumOrHyphen}*${alnum})?`
 /**
  * Exactly one bare address: dot-separated atoms, `@`, a dotted domain. No list separators,
  * display names, quotes, comments, whitespace or control characters can match, which is what
  * keeps the provider's `to` from becoming an open relay or a header injection.
  */
-const singleAddress = new RegExp(`^${atext}+(?:\\.${atext}+)*@(?:${label}\\.)+${label}$`, 'u')
-const controlCharacter = /[\p{Cc}\u2028\u2029]/u
+const addressShape = new RegExp(`^${atext}+(?:\\.${atext}+)*@(?:${label}\\.)+${label}$`)
+const lettersBeyondAscii = /^[\p{ASCII}\p{L}\p{N}]*$/u
+const invalidAddress = 'must be exactly one email address, like ada@example.com'
+/** Cc and the Unicode line and paragraph separators, as ranges: the same with or without `u`. */
+const controlRanges = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029'
+const controlCharacter = new RegExp(`[${controlRanges}]`)
+/** What the checks of `name` below admit, as one pattern for the document. */
+const printableNotBlank = `^(?=[\\s\\S]*\\S)[^${controlRanges}]*$`
 
 export const sendMailBodySchema = z
   .object({
     email: z
       .string()
       .max(254, 'must be at most 254 characters')
-      .regex(singleAddress, 'must be exactly one email address, like ada@example.com')
-      .openapi({ example: 'ada@example.com', format: 'email' }),
+      .regex(addressShape, { error: invalidAddress, abort: true })
+      .refine((email) => lettersBeyondAscii.test(email), invalidAddress)
+      // No `format: email`: it refuses the Unicode addresses this accepts.
+      .openapi({
+        example: 'ada@example.com',
+        description:
+          'One bare address. Beyond ASCII only letters and digits (Unicode L and N), which the ' +
+          'pattern cannot say: it admits any character there.',
+      }),
     name: z
       .string()
       .refine((name) => name.length > 0, { message: 'must not be empty', abort: true })
       .refine((name) => [...name].length <= 100, 'must be at most 100 characters')
       .refine((name) => !controlCharacter.test(name), 'must not contain control characters')
       .refine((name) => name.trim().length > 0, 'must not be blank')
-      .openapi({ example: 'Ada Lovelace', minLength: 1, maxLength: 100 }),
+      .openapi({
+        example: 'Ada Lovelace',
+        minLength: 1,
+        maxLength: 100,
+        pattern: printableNotBlank,
+        description: 'Not blank, without control characters',
+      }),
   })
-  .openapi('SendMailRequest')
+  .openapi('SendMailRequest', { example: { email: 'ada@example.com', name: 'Ada Lovelace' } })
 
 export type SendMailBody = z.infer<typeof sendMailBodySchema>
 
@@ -36,4 +65,8 @@ export const providerAnswerSchema = z
   })
   .openapi('ProviderAnswer', {
     description: "The mail provider's answer, passed on byte for byte",
+    example: {
+      id: '<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>',
+      message: 'Queued. Thank you.',
+    },
   })

@@ -1,9 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { checkedAgainst, OpenApiContract } from '@movies-and-mail/http-kit/test-support'
 import { type AppDeps, createApp } from '../../src/app.js'
 import { EmbeddedLogs } from '../../src/mail-log/embedded-logs.js'
 import type { MailLog, MailLogEntry } from '../../src/mail-log/mail-log.js'
+import { MemoryMailLog } from '../../src/mail-log/memory-mail-log.js'
 import { MailgunMailer } from '../../src/mailer/mailgun-mailer.js'
 import { OutboxMailer, type OutboxMessage } from '../../src/mailer/outbox-mailer.js'
 
@@ -14,6 +16,19 @@ export const template = {
   from: 'Movies <no-reply@mg.example.com>',
   subject: 'Hello from the movies app',
   text: 'Hello {name}, thank you for getting in touch.',
+}
+
+let contract: Promise<OpenApiContract> | undefined
+/** The document the app serves, read once from an app of its own on in-memory adapters. */
+const servedContract = () => {
+  contract ??= OpenApiContract.of(
+    createApp({
+      mailer: new OutboxMailer(new MemoryMailLog<OutboxMessage>()),
+      mailLog: new MemoryMailLog<MailLogEntry>(),
+      ...{ apiKeys: [apiKey], corsOrigins: ['*'], template, log: () => {} },
+    }),
+  )
+  return contract
 }
 
 export type TestApp = {
@@ -28,6 +43,8 @@ export type TestApp = {
 /**
  * The app on real in-process adapters: an embedded store in a temp dir (mail log, idempotency
  * keys, send counts), and Mailgun at `mailgunUrl` (a stand-in) or, without it, the outbox.
+ * Every answer of `app.request` is checked against the app's OpenAPI document: a drift between
+ * the two fails the test.
  */
 export async function testApp({
   mailgunUrl,
@@ -76,7 +93,7 @@ export async function testApp({
     ...overrides,
   })
   return {
-    app,
+    app: checkedAgainst(servedContract, app),
     mailLog,
     outbox,
     logs,

@@ -1,19 +1,54 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi'
 import type { Env } from 'hono'
-import { renderDocsPage } from './docs-page.js'
-import { htmlHeaders } from './html-headers.js'
+import { docsUi } from './docs-ui.js'
+import { errorResponse } from './errors.js'
 
 /** What a service says of itself at the top of its document and page. */
-export type ServiceInfo = { title: string; version: string; description: string }
+export type ServiceInfo = {
+  title: string
+  version: string
+  description: string
+  /** What each tag of its operations stands for, by tag name. */
+  tags?: Record<string, string>
+}
+
+/** Relative: resolved against the document's own URL, so it holds behind any host or prefix. */
+const servers = [{ url: '.', description: 'Where this document is served from' }]
+
+const kitTags: Record<string, string> = {
+  Health: 'Whether the service can serve',
+  Docs: 'This document, for tools and for people',
+}
+
+/** The document with a `tags` list: every tag its operations use, in order of first use. */
+function withTags<D extends { paths?: object }>(document: D, described: Record<string, string>) {
+  const items = Object.values(document.paths ?? {}) as Record<string, { tags?: string[] }>[]
+  const names = new Set(items.flatMap(Object.values).flatMap((operation) => operation.tags ?? []))
+  const tags = [...names].map((name) => {
+    const description = described[name] ?? kitTags[name]
+    return description === undefined ? { name } : { name, description }
+  })
+  return { ...document, tags }
+}
 
 export const openApiRoute = createRoute({
   method: 'get',
   path: '/openapi.json',
+  operationId: 'getOpenApiDocument',
+  tags: ['Docs'],
   summary: 'This document',
+  description: 'The OpenAPI 3.1 document of this service, for tools and client generators.',
+  security: [],
   responses: {
     200: {
       description: 'The OpenAPI 3.1 document, generated from the schemas the routes validate with',
-      content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }) } },
+      content: {
+        'application/json': {
+          schema: z.looseObject({ openapi: z.string() }).openapi({
+            example: { openapi: '3.1.0', info: { title: 'items-service', version: '1.0.0' } },
+          }),
+        },
+      },
     },
   },
 })
@@ -21,37 +56,87 @@ export const openApiRoute = createRoute({
 export const docsRoute = createRoute({
   method: 'get',
   path: '/docs',
+  operationId: 'getDocs',
+  tags: ['Docs'],
   summary: 'This document as a web page',
+  description:
+    'Swagger UI for this document: every operation with its examples and schemas, and a console to try them.',
+  security: [],
   responses: {
     200: {
-      description: 'An HTML page rendered on the server from the OpenAPI document',
-      content: { 'text/html': { schema: z.string() } },
+      description: 'Swagger UI for this document; its files come from `/docs/{file}`',
+      content: {
+        'text/html': { schema: z.string().openapi({ example: '<!doctype html><html>…</html>' }) },
+      },
     },
+  },
+})
+
+export const docsFileRoute = createRoute({
+  method: 'get',
+  path: '/docs/{file}',
+  operationId: 'getDocsFile',
+  tags: ['Docs'],
+  summary: 'A file of the docs page',
+  description:
+    "Swagger UI's stylesheet and script and the script that starts it, as the page at /docs names them.",
+  security: [],
+  request: {
+    params: z.object({
+      file: z
+        .string()
+        .openapi({ param: { name: 'file', in: 'path' }, example: 'swagger-ui-bundle.js' }),
+    }),
+    query: z.object({
+      v: z.string().optional().openapi({
+        description: 'The version the page names; at it, the answer may be kept for a year',
+        example: '3f2a9c0d1e4b5a67',
+      }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The file, with its `ETag`',
+      content: {
+        'text/javascript': { schema: z.string(), example: '!function(e,t){…}(this,…)' },
+        'text/css': { schema: z.string(), example: '.swagger-ui{…}' },
+      },
+    },
+    304: { description: 'The version the request holds (`If-None-Match`) is the current one' },
+    404: errorResponse('The page loads no file of that name', 'no such file'),
   },
 })
 
 /**
  * Adds `GET /openapi.json` (OpenAPI 3.1, generated from the zod schemas the routes validate
- * with) and `GET /docs` (the same document as an HTML page) to `app`. Both are made on their
- * first request, so routes added after this call are in them too.
+ * with) and `GET /docs` (Swagger UI for that document, its files under `/docs/`) to `app`. Both
+ * are made on their first request, so routes added after this call are in them too.
  * @example addDocsRoutes(app, { title: 'items-service', version: '1.0.0', description: '...' })
  */
 export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>, info: ServiceInfo): void {
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined
   const getDocument = () => {
-    document ??= app.getOpenAPI31Document({ openapi: '3.1.0', info })
+    const { tags = {}, ...about } = info
+    document ??= withTags(
+      app.getOpenAPI31Document({ openapi: '3.1.0', info: about, servers }),
+      tags,
+    )
     return document
   }
-  let docs: Promise<{ html: string; headers: Record<string, string> }> | undefined
-  const getDocs = async () => {
-    const page = renderDocsPage(getDocument(), `${info.title} API`)
-    // The page's one inline block is its stylesheet, allowed by hash; it has no script.
-    return { html: page.html, headers: await htmlHeaders({ inlineStyles: [page.style] }) }
-  }
+  // Swagger UI's files load on the first request for them: the builds keep them in a chunk of
+  // their own (package.json `imports` picks how they are read).
+  const ui = docsUi(`${info.title} API`, () =>
+    import('#swagger-ui-files').then((files) => files.readSwaggerUiFiles()),
+  )
   app.openapi(openApiRoute, (c) => c.json(getDocument(), 200))
-  app.openapi(docsRoute, async (c) => {
-    docs ??= getDocs()
-    const { html, headers } = await docs
-    return c.html(html, 200, headers)
+  app.openapi(docsRoute, async (c) => c.html(await ui.page(), 200, ui.headers))
+  app.openapi(docsFileRoute, async (c) => {
+    const file = await ui.file(c.req.valid('param').file, {
+      version: c.req.valid('query').v,
+      ifNoneMatch: c.req.header('if-none-match'),
+    })
+    if (!file) return c.json({ error: 'no such file' }, 404)
+    if (file.status === 304) return c.body(null, 304, file.headers)
+    return c.body(file.body, 200, file.headers)
   })
 }

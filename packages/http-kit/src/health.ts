@@ -4,16 +4,25 @@ import { errorResponse } from './errors.js'
 export const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
+  operationId: 'getHealth',
+  tags: ['Health'],
   summary: 'Whether the service and its stores answer',
+  description:
+    'For load balancers and operators: 200 while every store answers, 503 with the reason ' +
+    'otherwise. Needs no key.',
   security: [],
   responses: {
     200: {
       description: 'Serving: every store answers',
       content: {
-        'application/json': { schema: z.object({ status: z.literal('ok') }).openapi('Health') },
+        'application/json': {
+          schema: z
+            .object({ status: z.literal('ok') })
+            .openapi('Health', { example: { status: 'ok' } }),
+        },
       },
     },
-    503: errorResponse('A store does not answer, or has no space left'),
+    503: errorResponse('A store does not answer, or has no space left', 'a store does not answer'),
   },
 })
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { renderDocsPage } from './docs-page.js'
 import { htmlHeaders, inlineHash, originOf } from './html-headers.js'
 
 /** The directives of a Content-Security-Policy, by name. */
@@ -47,16 +46,6 @@ describe('htmlHeaders', () => {
       "'self' 'sha256-p0bF+un5yUb9MBO6xRb8kPHlY2BdpHVtLiFkDrZPF64=' 'sha256-0cRUVYRKwNwnl1hkfkPGjkht16b039TjFdJzmXfFK2o='",
     )
     expect(policy['script-src']).toBe("'self'")
-  })
-
-  it("allows the docs page's stylesheet as the page carries it, and nothing else inline", async () => {
-    const page = renderDocsPage({ openapi: '3.1.0', info: { title: 't', version: '1' } }, 'API')
-    const inline = [...page.html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1])
-    expect(inline).toEqual([page.style])
-    const headers = await htmlHeaders({ inlineStyles: [page.style] })
-    expect(directives(headers['content-security-policy'])['style-src']).toBe(
-      `'self' ${await inlineHash(page.style)}`,
-    )
   })
 
   it('lets the page call the origins of the URLs given, once each', () => {

@@ -6,8 +6,13 @@ export {
   requireApiKey,
 } from './api-key.js'
 export { type CorsOptions, type CorsPolicy, cors, corsPolicy } from './cors.js'
-export { type DocsPage, type OpenApiDocument, renderDocsPage } from './docs-page.js'
-export { addDocsRoutes, docsRoute, openApiRoute, type ServiceInfo } from './docs-routes.js'
+export {
+  addDocsRoutes,
+  docsFileRoute,
+  docsRoute,
+  openApiRoute,
+  type ServiceInfo,
+} from './docs-routes.js'
 export {
   describeIssues,
   type ErrorBody,

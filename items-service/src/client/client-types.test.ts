@@ -1,0 +1,63 @@
+import type { ErrorBody as ServiceErrorBody } from '@movies-and-mail/http-kit'
+import type { ExtractSchema } from 'hono/types'
+import { describe, expectTypeOf, it } from 'vitest'
+import type {
+  ErrorBody,
+  Item,
+  ItemFields,
+  ItemsClient,
+  StoredItem,
+} from '../../../packages/items-client/src/index.js'
+import type * as schema from '../items/item.schema.js'
+import type { ItemsApp } from '../items/items.app.js'
+
+// The published client declares the API's types by hand, so that its declarations need nothing
+// of the service. These checks hold them to the routes' own types; `npm run typecheck` runs them.
+
+type Routes = ExtractSchema<ItemsApp>
+type Endpoint<Path extends keyof Routes, Method extends keyof Routes[Path]> = Routes[Path][Method]
+type Answer<E, Status> = E extends { status: Status; output: infer Output } ? Output : never
+type Success<E> = Answer<E, 200 | 201>
+type Failure<E> = Answer<E, Exclude<E extends { status: infer S } ? S : never, 200 | 201>>
+type Json<E> = E extends { input: { json: infer Body } } ? Body : never
+type Param<E> = E extends { input: { param: { id: infer Id } } } ? Id : never
+
+type List = Endpoint<'/items', '$get'>
+type Get = Endpoint<'/items/:id', '$get'>
+type Create = Endpoint<'/items', '$post'>
+type Update = Endpoint<'/items/:id', '$put'>
+type Remove = Endpoint<'/items/:id', '$delete'>
+
+type Client = ItemsClient
+type Resolved<K extends keyof Client> = Awaited<ReturnType<Client[K]>>
+
+describe('the published client’s types', () => {
+  it('are the schema’s types', () => {
+    expectTypeOf<Item>().toEqualTypeOf<schema.Item>()
+    expectTypeOf<ItemFields>().toEqualTypeOf<schema.ItemFields>()
+    expectTypeOf<StoredItem>().toEqualTypeOf<schema.StoredItem>()
+    expectTypeOf<ErrorBody>().toEqualTypeOf<ServiceErrorBody>()
+  })
+
+  it('take what each route takes', () => {
+    expectTypeOf<Parameters<Client['create']>[0]>().toEqualTypeOf<Json<Create>>()
+    expectTypeOf<Parameters<Client['update']>[1]>().toEqualTypeOf<Json<Update>>()
+    expectTypeOf<Parameters<Client['get']>[0]>().toEqualTypeOf<Param<Get>>()
+    expectTypeOf<Parameters<Client['update']>[0]>().toEqualTypeOf<Param<Update>>()
+    expectTypeOf<Parameters<Client['remove']>[0]>().toEqualTypeOf<Param<Remove>>()
+  })
+
+  it('hold what each route answers on success', () => {
+    expectTypeOf<Success<List | Get | Create | Update | Remove>>().not.toBeNever()
+    expectTypeOf<Success<List>>().toExtend<Resolved<'list'>>()
+    expectTypeOf<Success<Get>>().toExtend<Resolved<'get'>>()
+    expectTypeOf<Success<Create>>().toExtend<Resolved<'create'>>()
+    expectTypeOf<Success<Update>>().toExtend<Resolved<'update'>>()
+    expectTypeOf<Success<Remove>>().toExtend<Resolved<'remove'>>()
+  })
+
+  it('hold every error answer of every route as an ErrorBody', () => {
+    expectTypeOf<Failure<List | Get | Create | Update | Remove>>().not.toBeNever()
+    expectTypeOf<Failure<List | Get | Create | Update | Remove>>().toExtend<ErrorBody>()
+  })
+})

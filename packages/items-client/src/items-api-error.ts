@@ -1,0 +1,48 @@
+import type { ErrorBody } from './api-types.js'
+
+/**
+ * What a client method rejects with when items-service answers an error status: `status` is
+ * the HTTP status, `body` the service's JSON error (`{ error, issues? }`). A body that is not
+ * the service's (a proxy's HTML page, say) becomes `{ error: '<status> <status text>' }`.
+ * A request that gets no answer at all rejects with the fetch's own error instead.
+ */
+export class ItemsApiError extends Error {
+  override readonly name = 'ItemsApiError'
+  readonly status: number
+  readonly body: ErrorBody
+
+  constructor(status: number, body: ErrorBody) {
+    super(describe(body))
+    this.status = status
+    this.body = body
+  }
+
+  /** The error for a response that is not 2xx; reads its body. */
+  static async fromResponse(response: Response): Promise<ItemsApiError> {
+    const text = await response.text().catch(() => '')
+    const body = parseErrorBody(text) ?? {
+      error: `${response.status} ${response.statusText}`.trim(),
+    }
+    return new ItemsApiError(response.status, body)
+  }
+}
+
+function parseErrorBody(text: string): ErrorBody | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined
+  const { error, issues } = parsed as { error?: unknown; issues?: unknown }
+  if (typeof error !== 'string') return undefined
+  return Array.isArray(issues) ? { error, issues } : { error }
+}
+
+/** "invalid request body (name: Too small; genre: Required)", or the error alone. */
+function describe({ error, issues = [] }: ErrorBody): string {
+  if (issues.length === 0) return error
+  const details = issues.map(({ path, message }) => (path ? `${path}: ${message}` : message))
+  return `${error} (${details.join('; ')})`
+}

@@ -1,0 +1,183 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type MicroProcess, startMicro } from './support/micro-process.js'
+
+const run = promisify(execFile)
+const root = fileURLToPath(new URL('../', import.meta.url))
+const clientDir = join(root, 'packages/items-client')
+const example = await readFile(join(clientDir, 'example.ts'), 'utf8')
+/** What the example calls; the test points it at a live service started with its key. */
+const exampleUrl = 'http://localhost:4000'
+const exampleKey = 'my-items-key'
+
+const registryProblem = await pingRegistry()
+if (registryProblem) {
+  console.log(`items-client test skipped: the npm registry is unreachable (${registryProblem})`)
+}
+
+async function pingRegistry(): Promise<string | undefined> {
+  try {
+    await run('npm', ['ping', '--fetch-retries=0'], { timeout: 30_000 })
+    return undefined
+  } catch (error) {
+    const { stderr = '', killed } = error as { stderr?: string; killed?: boolean }
+    if (killed) return '`npm ping` had no answer in 30 s'
+    const reason =
+      /request to \S+ failed, reason: .*/.exec(stderr) ?? /npm error code \S+/.exec(stderr)
+    return reason?.[0] ?? String(error)
+  }
+}
+
+it('README quotes the example as it is in packages/items-client/example.ts', async () => {
+  const readme = await readFile(join(root, 'README.md'), 'utf8')
+  expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``)
+})
+
+// What a user does: pack the client, install the tarball into a project of their own (strict,
+// no Node types), type-check the README's example, run it with plain node against the service.
+describe.skipIf(registryProblem !== undefined)('@movies-and-mail/items-client, packed', () => {
+  let dir = ''
+  let packed: string[] = []
+  let service: MicroProcess | undefined
+  const inConsumer = (...path: string[]) => join(dir, ...path)
+  const tsc = (...args: string[]) =>
+    run(process.execPath, [inConsumer('node_modules/typescript/bin/tsc'), ...args], { cwd: dir })
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'items-client-consumer-'))
+    await run('npm', ['run', 'build', '-w', '@movies-and-mail/items-client'], { cwd: root })
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], {
+      cwd: clientDir,
+    })
+    const [tarball] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
+    if (!tarball) throw new Error(`npm pack printed no tarball: ${stdout}`)
+    packed = tarball.files.map((file) => file.path)
+
+    if (!existsSync(join(root, 'items-service/dist/server.js'))) {
+      await run('npm', ['run', 'build', '-w', 'items-service'], { cwd: root })
+    }
+    service = await startMicro('items-service', { ITEMS_APIKEY: exampleKey })
+    await writeConsumerProject(dir, service.url)
+
+    const typescript = JSON.parse(
+      await readFile(join(root, 'node_modules/typescript/package.json'), 'utf8'),
+    ) as { version: string }
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        `./${tarball.filename}`,
+        `typescript@${typescript.version}`,
+      ],
+      { cwd: dir, timeout: 240_000 },
+    )
+  }, 300_000)
+
+  afterAll(async () => {
+    await service?.stop()
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+
+  it('packs the build alone: no sources, no tests', () => {
+    expect(packed).toContain('dist/index.js')
+    expect(packed).toContain('dist/index.d.ts')
+    for (const path of packed) {
+      expect(path === 'package.json' || path.startsWith('dist/'), path).toBe(true)
+      expect(path).not.toMatch(/(^|\/)src\/|\.test\./)
+      if (path.endsWith('.ts')) expect(path).toMatch(/\.d\.ts$/)
+    }
+  })
+
+  it('installs nothing but itself: no mongodb, no dependency at all', async () => {
+    const installed = JSON.parse(
+      await readFile(inConsumer('node_modules/@movies-and-mail/items-client/package.json'), 'utf8'),
+    ) as { dependencies?: object }
+    expect(installed.dependencies).toBeUndefined()
+    expect(existsSync(inConsumer('node_modules/mongodb'))).toBe(false)
+    const packages = (await readdir(inConsumer('node_modules'))).filter(
+      (name) => !name.startsWith('.'),
+    )
+    expect(packages.sort()).toEqual(['@movies-and-mail', 'typescript'])
+  })
+
+  it('declares its API in files of its own, referencing no other package', async () => {
+    const dist = inConsumer('node_modules/@movies-and-mail/items-client/dist')
+    const declarations = (await readdir(dist)).filter((name) => name.endsWith('.d.ts'))
+    for (const name of declarations) {
+      const text = await readFile(join(dist, name), 'utf8')
+      expect(text, name).not.toContain('/// <reference')
+      for (const [, specifier] of text.matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
+        expect(specifier, `${name} imports ${specifier}`).toMatch(/^\.\//)
+      }
+    }
+  })
+
+  it('type-checks the example under strict, with no types but the language and the DOM', async () => {
+    await tsc('--noEmit', '-p', 'tsconfig.json')
+    await tsc('--noEmit', '-p', 'tsconfig.bundler.json')
+  })
+
+  it('runs the compiled example with plain node against a live items-service', async () => {
+    await tsc('-p', 'tsconfig.json')
+    const { stdout } = await run(process.execPath, ['out/example.js'], {
+      cwd: dir,
+      timeout: 30_000,
+    })
+    expect(stdout.split('\n')).toEqual([
+      'created: tt0111161',
+      'listed: tt0111161, Amélie 2001',
+      'got: Amélie / Comedy',
+      'updated: Romance',
+      'deleted; left: Amélie 2001',
+      "refused: 409 an item with id 'Amélie 2001' already exists",
+      '',
+    ])
+  })
+})
+
+/** A project of a user's: ESM, strict, `"types": []` (so no @types/node), the example in it. */
+async function writeConsumerProject(dir: string, serviceUrl: string): Promise<void> {
+  const strict = { strict: true, types: [], lib: ['ES2022', 'DOM'], target: 'ES2022' }
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+  const files: Record<string, string> = {
+    'package.json': json({ name: 'items-client-consumer', private: true, type: 'module' }),
+    'tsconfig.json': json({
+      compilerOptions: {
+        ...strict,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        outDir: 'out',
+      },
+      files: ['example.ts'],
+    }),
+    'tsconfig.bundler.json': json({
+      compilerOptions: {
+        ...strict,
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        noEmit: true,
+      },
+      files: ['example.ts'],
+    }),
+    'example.ts': pointedAt(serviceUrl, example),
+  }
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text)
+}
+
+/** The example with the live service's URL in place of the one it shows. */
+function pointedAt(serviceUrl: string, text: string): string {
+  const parts = text.split(`'${exampleUrl}'`)
+  if (parts.length !== 2) throw new Error(`the example should call '${exampleUrl}' exactly once`)
+  return parts.join(`'${serviceUrl}'`)
+}
