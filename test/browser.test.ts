@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
+import { type Browser, chromium, type Locator, type Page, type Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MicroProcess, startMicro } from './support/micro-process.js'
 
@@ -44,8 +44,8 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
     page.on('console', (message) => {
-      // Chromium reports each 4xx answer as a console error; 401 and 409 are provoked below.
-      const provoked = /Failed to load resource: .* status of (401|409)/.test(message.text())
+      // Chromium reports each 4xx answer as a console error; 400, 401 and 409 are provoked below.
+      const provoked = /Failed to load resource: .* status of (400|401|409)/.test(message.text())
       if (message.type() === 'error' && !provoked) problems.push(`console error: ${message.text()}`)
     })
     await page.goto(items.url)
@@ -66,6 +66,7 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     const response = await fetch(`${items.url}/items`)
     return ((await response.json()) as { id: string }[]).map((item) => item.id)
   }
+  const status = () => page.getByRole('status')
 
   it('shows an empty collection', async () => {
     await visible(page.getByText('No movies yet'))
@@ -78,6 +79,8 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     await addForm().getByRole('button', { name: 'Add' }).click()
     await visible(movies().getByText('The Shawshank Redemption'))
     expect(await listedIds()).toEqual(['tt0111161'])
+    await text(status()).toBe('Added The Shawshank Redemption')
+    expect(await status().getAttribute('aria-live')).toBe('polite')
   })
 
   it('adds a movie with the keyboard alone', async () => {
@@ -103,6 +106,49 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     expect(stored).toMatchObject({ id: 'tt0111161', genre: 'Crime' })
   })
 
+  it('moves focus into the editor each time Edit opens, and back to Edit after Cancel and Save', async () => {
+    const name = "Le Fabuleux Destin d'Amélie Poulain"
+    await page.getByRole('button', { name: `Edit ${name}` }).focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focused(page)).toBe('input name=name')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => focused(page)).toBe(`button Edit ${name}`)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focused(page)).toBe('input name=name')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('ControlOrMeta+a')
+    await page.keyboard.type('Comedy')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focused(page)).toBe(`button Edit ${name}`)
+    await text(status()).toBe(`Saved ${name}`)
+    const stored = await fetch(`${items.url}/items/tt0211915`).then((r) => r.json())
+    expect(stored).toMatchObject({ genre: 'Comedy' })
+  })
+
+  it('answers a whitespace-only name at the name field in plain words', async () => {
+    await addForm().getByLabel('ID').fill('tt0000001')
+    await addForm().getByLabel('Name').fill('   ')
+    await addForm().getByLabel('Genre').fill('Drama')
+    await addForm().getByRole('button', { name: 'Add' }).click()
+    const field = addForm().getByLabel('Name')
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true')
+    const described = await field.getAttribute('aria-describedby')
+    await text(page.locator(`[id="${described}"]`)).toBe('Name must not be empty')
+    await expect.poll(() => focused(page)).toBe('input name=name')
+    expect(await listedIds()).toEqual(['tt0111161', 'tt0211915'])
+  })
+
+  it("shows the server's validation issue at its field", async () => {
+    await addForm().getByLabel('ID').fill('.')
+    await addForm().getByLabel('Name').fill('Dot')
+    await addForm().getByRole('button', { name: 'Add' }).click()
+    const field = addForm().getByLabel('ID')
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true')
+    const described = await field.getAttribute('aria-describedby')
+    await text(page.locator(`[id="${described}"]`)).toMatch(/^Id must not be \. or \.\./)
+    expect(await addForm().getByLabel('Name').getAttribute('aria-invalid')).toBeNull()
+  })
+
   it("shows the server's message for a duplicate id", async () => {
     await addForm().getByLabel('ID').fill('tt0111161')
     await addForm().getByLabel('Name').fill('Another title')
@@ -121,6 +167,9 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     const sentId = form.locator('.mail-id')
     await text(sentId).toMatch(/^<\d+\.[0-9a-f]+@outbox\.local>$/)
     await text(form).toContain('Queued. Thank you.')
+    const outboxNote = 'Mail kept in the outbox: nothing was delivered (outbox mode)'
+    await text(status()).toBe(outboxNote)
+    await text(form).toContain(outboxNote)
     const outbox = await fetch(`${mail.url}/outbox`, { headers: { 'x-apikey': apiKey } })
     expect(JSON.stringify(await outbox.json())).toContain('ada@example.com')
     await mkdir(artifacts, { recursive: true })
@@ -134,16 +183,194 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     await text(form.getByRole('alert')).toBe('Unauthorized')
   })
 
-  it('deletes a movie', async () => {
+  it('announces a delivered mail with its address', async () => {
+    await page.route(`${mail.url}/sendmail`, (route) =>
+      route.fulfill({ json: { id: '<1.abc@mg.example>', message: 'Queued. Thank you.' } }),
+    )
+    const form = page.getByRole('form', { name: 'Send mail' })
+    await form.getByLabel('API key').fill(apiKey)
+    await form.getByRole('button', { name: 'Send' }).click()
+    await text(status()).toBe('Mail sent to ada@example.com')
+    expect(await form.textContent()).not.toContain('outbox mode')
+    await page.unroute(`${mail.url}/sendmail`)
+  })
+
+  it('deletes after a question in the row, sending one request for a double click', async () => {
+    const deletes: string[] = []
+    const count = (request: Request) => request.method() === 'DELETE' && deletes.push(request.url())
+    page.on('request', count)
     await page.getByRole('button', { name: 'Delete The Shawshank Redemption' }).click()
+    const row = movies()
+      .getByRole('listitem')
+      .filter({ hasText: 'Delete The Shawshank Redemption?' })
+    await row.getByRole('button', { name: 'Yes' }).dblclick()
     await hidden(movies().getByText('The Shawshank Redemption'))
     expect(await listedIds()).toEqual(['tt0211915'])
+    expect(deletes).toHaveLength(1)
+    page.off('request', count)
+    expect(await page.getByRole('alert').allTextContents()).not.toContainEqual(
+      expect.stringContaining('not found'),
+    )
+    await text(status()).toBe('Deleted The Shawshank Redemption')
+    // The row that took its place has the focus.
+    await expect.poll(() => focused(page)).toBe("button Edit Le Fabuleux Destin d'Amélie Poulain")
+  })
+
+  it('deletes with the keyboard alone: No keeps the row, Yes moves focus to the heading', async () => {
+    const name = "Le Fabuleux Destin d'Amélie Poulain"
+    await page.getByRole('button', { name: `Edit ${name}` }).focus()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focused(page)).toBe('button No')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => focused(page)).toBe(`button Delete ${name}`)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focused(page)).toBe('button No')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focused(page)).toBe(`button Delete ${name}`)
+    expect(await listedIds()).toEqual(['tt0211915'])
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focused(page)).toBe('button No')
+    await page.keyboard.press('Shift+Tab')
+    await expect.poll(() => focused(page)).toBe('button Yes')
+    await page.keyboard.press('Enter')
+    await visible(page.getByText('No movies yet'))
+    await expect.poll(() => focused(page)).toBe('h2 id=movies-heading')
+    expect(await listedIds()).toEqual([])
+  })
+
+  it('keeps the failure message hidden while the app runs', async () => {
+    expect(await page.getByText('Something went wrong; reload the page').isHidden()).toBe(true)
+  })
+
+  it('shows "Something went wrong" when the script fails to run', async () => {
+    const broken = await browser.newPage()
+    await broken.route('**/assets/app.js', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: 'throw new Error("broken on purpose")',
+      }),
+    )
+    await broken.goto(items.url)
+    await visible(broken.getByText('Something went wrong; reload the page'))
+    await broken.close()
+  })
+
+  it('shows "Something went wrong" on an uncaught error of the running app', async () => {
+    const failing = await browser.newPage()
+    await failing.goto(items.url)
+    await visible(failing.getByRole('form', { name: 'Add movie' }))
+    const message = failing.getByText('Something went wrong; reload the page')
+    expect(await message.isHidden()).toBe(true)
+    await failing.evaluate(() => {
+      setTimeout(() => Promise.reject(new Error('failing on purpose')))
+    })
+    await visible(message)
+    await failing.close()
   })
 
   it('wrote no script error to the console', () => {
     expect(problems).toEqual([])
   })
 })
+
+describe.skipIf(!hasChromium)('the web app when writes need ITEMS_APIKEY', () => {
+  let items: MicroProcess
+  let browser: Browser
+  let page: Page
+  const problems: string[] = []
+  const writes: { method: string; key: string | undefined }[] = []
+
+  beforeAll(async () => {
+    items = await startMicro('items-service', { ITEMS_APIKEY: apiKey })
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('console', (message) => {
+      // The first write and the wrong key are answered 401 on purpose.
+      const provoked = /Failed to load resource: .* status of 401/.test(message.text())
+      if (message.type() === 'error' && !provoked) problems.push(`console error: ${message.text()}`)
+    })
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/items')) {
+        writes.push({ method: request.method(), key: request.headers()['x-apikey'] })
+      }
+    })
+    await page.goto(items.url)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await items?.stop()
+  })
+
+  const addForm = () => page.getByRole('form', { name: 'Add movie' })
+  const keyForm = () => page.getByRole('form', { name: 'The items service needs its API key' })
+  const text = (locator: Locator) => expect.poll(async () => (await locator.textContent())?.trim())
+
+  it('asks for the key in the page on a 401, says when it is wrong, and retries the write', async () => {
+    await addForm().getByLabel('ID').fill('tt0111161')
+    await addForm().getByLabel('Name').fill('The Shawshank Redemption')
+    await addForm().getByLabel('Genre').fill('Drama')
+    await addForm().getByRole('button', { name: 'Add' }).click()
+    const key = keyForm().getByLabel('Items API key')
+    await key.waitFor({ state: 'visible' })
+    expect(await key.getAttribute('type')).toBe('password')
+    await expect.poll(() => focused(page)).toBe('input name=apikey')
+    await page.keyboard.type('wrong-key')
+    await page.keyboard.press('Enter')
+    await text(keyForm().getByRole('alert')).toMatch(/^Wrong key/)
+    await key.fill(apiKey)
+    await page.keyboard.press('Enter')
+    await keyForm().waitFor({ state: 'hidden' })
+    await text(page.getByRole('status')).toBe('Added The Shawshank Redemption')
+    const stored = await fetch(`${items.url}/items`).then((r) => r.json())
+    expect(stored).toMatchObject([{ id: 'tt0111161' }])
+    expect(writes.filter((w) => w.method === 'POST').map((w) => w.key)).toEqual([
+      undefined,
+      'wrong-key',
+      apiKey,
+    ])
+    expect(await page.evaluate(() => sessionStorage.getItem('items-apikey'))).toBe(apiKey)
+  })
+
+  it('sends the kept key with later writes and never with reads', async () => {
+    writes.length = 0
+    await page.reload()
+    await page.getByRole('button', { name: 'Delete The Shawshank Redemption' }).click()
+    await page.getByRole('button', { name: 'Yes' }).click()
+    await page.getByText('No movies yet').waitFor({ state: 'visible' })
+    expect(await keyForm().count()).toBe(0)
+    expect(writes).toEqual([
+      { method: 'GET', key: undefined },
+      { method: 'DELETE', key: apiKey },
+    ])
+  })
+
+  it('keeps the key for the tab only', async () => {
+    const other = await browser.newPage()
+    await other.goto(items.url)
+    expect(await other.evaluate(() => sessionStorage.getItem('items-apikey'))).toBeNull()
+    await other.close()
+  })
+
+  it('wrote no script error to the console', () => {
+    expect(problems).toEqual([])
+  })
+})
+
+/** What has the focus, as "tag name" (the accessible label, or name= / id=). */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement
+    if (!element) return 'nothing'
+    const tag = element.tagName.toLowerCase()
+    const label = element.getAttribute('aria-label') ?? element.textContent?.trim()
+    if (tag === 'input') return `input name=${element.getAttribute('name')}`
+    if (element.id) return `${tag} id=${element.id}`
+    return `${tag} ${label}`
+  })
+}
 
 /** A Deta-style front on a free port: `/mail/…` goes to `target` with the prefix taken off. */
 async function prefixFront(target: string): Promise<Server> {

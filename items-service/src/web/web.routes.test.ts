@@ -20,6 +20,13 @@ describe('the web app routes', () => {
     expect(html).toContain('<script type="module" src="/assets/app.js"></script>')
   })
 
+  it('serve the failure message in the HTML, for when the script never runs', async () => {
+    const html = await (await webRoutes({ assets, mailServiceUrl: '/' }).request('/')).text()
+    expect(html).toMatch(
+      /<p id="app-failed"[^>]*role="alert"[^>]*>Something went wrong; reload the page\.<\/p>/,
+    )
+  })
+
   it('escape the mail-service URL in the page', async () => {
     const app = webRoutes({ assets, mailServiceUrl: '/mail"><script>alert(1)</script>' })
     const html = await (await app.request('/')).text()

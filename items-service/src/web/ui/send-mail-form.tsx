@@ -3,9 +3,13 @@ import { useState } from 'hono/jsx/dom'
 import { useFormSubmit } from './use-form-submit.js'
 
 type Sent = { id: string; message: string }
+type Props = { mailServiceUrl: string; announce: (message: string) => void }
+
+/** The mail-service in outbox mode keeps mails and answers ids of this domain. */
+const isOutboxId = (id: string) => /@outbox\.local>?$/.test(id)
 
 /** The "Send mail" form: posts to the mail-service and shows the provider's id and message. */
-export function SendMailForm({ mailServiceUrl }: { mailServiceUrl: string }) {
+export function SendMailForm({ mailServiceUrl, announce }: Props) {
   const [sent, setSent] = useState<Sent | null>(null)
   const { error, busy, submit } = useFormSubmit({
     service: 'mail service',
@@ -17,7 +21,12 @@ export function SendMailForm({ mailServiceUrl }: { mailServiceUrl: string }) {
         body: JSON.stringify({ email: field('email'), name: field('name') }),
       })
     },
-    onSuccess: async (response) => setSent((await response.json()) as Sent),
+    onSuccess: async (response, form) => {
+      const answer = (await response.json()) as Sent
+      setSent(answer)
+      const email = String(new FormData(form).get('email') ?? '').trim()
+      announce(isOutboxId(answer.id) ? outboxNote : `Mail sent to ${email}`)
+    },
   })
 
   return (
@@ -49,11 +58,19 @@ export function SendMailForm({ mailServiceUrl }: { mailServiceUrl: string }) {
           <dd class="mail-id">{sent.id}</dd>
           <dt>Provider says</dt>
           <dd>{sent.message}</dd>
+          {isOutboxId(sent.id) && (
+            <>
+              <dt>Delivered</dt>
+              <dd class="outbox-note">No: {outboxNote}</dd>
+            </>
+          )}
         </dl>
       )}
     </form>
   )
 }
+
+const outboxNote = 'Mail kept in the outbox: nothing was delivered (outbox mode)'
 
 /** `new URL('sendmail', base)` keeps a base path only when it ends with a slash. */
 function withSlash(url: string): URL {

@@ -1,9 +1,11 @@
 import { useState } from 'hono/jsx/dom'
-import { describeFailure, describeNetworkError } from './api-error.js'
+import { blankFields, describeNetworkError, readFailure } from './api-error.js'
 
 type FormSubmit = {
   /** The service's name, for the message when it cannot be reached. */
   service: string
+  /** Fields that must not be blank, checked before sending with the server's words. */
+  required?: readonly string[]
   /** Sends the request, reading the form's fields (trimmed) by name. */
   send: (field: (name: string) => string) => Promise<Response>
   /** Runs for a 2xx answer. */
@@ -11,23 +13,39 @@ type FormSubmit = {
 }
 
 /**
- * What every form of the page does on submit: send, then act on success or show the server's
- * message (or that the service could not be reached), with the submit button busy meanwhile.
+ * What every form of the page does on submit: check blank fields, send, then act on success or
+ * show the server's message (issues at their field, focus on the first), busy meanwhile.
  */
-export function useFormSubmit({ service, send, onSuccess }: FormSubmit) {
+export function useFormSubmit({ service, required = [], send, onSuccess }: FormSubmit) {
   const [error, setError] = useState('')
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
+
+  const showFieldErrors = (form: HTMLFormElement, fields: Record<string, string>) => {
+    setFieldErrors(fields)
+    const first = Object.keys(fields)[0]
+    if (first) form.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus()
+  }
 
   const submit = async (event: Event) => {
     event.preventDefault()
     const form = event.currentTarget as HTMLFormElement
+    if (busy) return
     const data = new FormData(form)
-    setBusy(true)
+    const field = (name: string) => String(data.get(name) ?? '').trim()
     setError('')
+    const blank = blankFields(Object.fromEntries(required.map((name) => [name, field(name)])))
+    if (Object.keys(blank).length > 0) return showFieldErrors(form, blank)
+    setFieldErrors({})
+    setBusy(true)
     try {
-      const response = await send((name) => String(data.get(name) ?? '').trim())
+      const response = await send(field)
       if (response.ok) await onSuccess(response, form)
-      else setError(await describeFailure(response))
+      else {
+        const failure = await readFailure(response, required)
+        setError(failure.message)
+        showFieldErrors(form, failure.fields)
+      }
     } catch (failure) {
       setError(describeNetworkError(failure, service))
     } finally {
@@ -35,5 +53,5 @@ export function useFormSubmit({ service, send, onSuccess }: FormSubmit) {
     }
   }
 
-  return { error, busy, submit }
+  return { error, fieldErrors, busy, submit }
 }
