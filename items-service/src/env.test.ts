@@ -4,7 +4,7 @@ import { parseEnv, secretValues, settingNames } from './env.js'
 
 const defaults = {
   port: 4000,
-  host: '0.0.0.0',
+  host: '127.0.0.1',
   connectionUrl: undefined,
   dbName: 'data',
   collectionName: 'movies',
@@ -24,7 +24,7 @@ describe('parseEnv', () => {
   it('reads every setting', () => {
     const settings = parseEnv({
       PORT: '8080',
-      HOST: '127.0.0.1',
+      HOST: '0.0.0.0',
       CONNECTION_URL: 'mongodb+srv://user:pw@cluster.example.net/?retryWrites=true',
       DB_NAME: 'films',
       COLLECTION_NAME: 'catalogue',
@@ -37,7 +37,7 @@ describe('parseEnv', () => {
     })
     expect(settings).toStrictEqual({
       port: 8080,
-      host: '127.0.0.1',
+      host: '0.0.0.0',
       connectionUrl: 'mongodb+srv://user:pw@cluster.example.net/?retryWrites=true',
       dbName: 'films',
       collectionName: 'catalogue',

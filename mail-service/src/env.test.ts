@@ -6,7 +6,7 @@ describe('parseEnv', () => {
   it('needs nothing: outbox transport, embedded logs, port 4001', () => {
     expect(parseEnv({})).toEqual({
       port: 4001,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       apiKeys: [],
       transport: { kind: 'outbox' },
       mail: {

@@ -1,5 +1,5 @@
 import { redactText } from '@movies-and-mail/http-kit'
-import { batchedLines, listen, stopOnSignals } from '@movies-and-mail/http-kit/node'
+import { batchedLines, listen, reachableAt, stopOnSignals } from '@movies-and-mail/http-kit/node'
 import { parseEnv, secretValues } from '../env.js'
 import { cachedReads } from '../items/items.cached-reads.js'
 import { openItemStore } from '../store/open-item-store.js'
@@ -51,7 +51,14 @@ async function main(): Promise<void> {
     ),
     app.catch((error: unknown) => fail('failed to load its routes', error)),
   ])
-  log(`items-service listening on http://${address}:${port} (${description})`)
+  const { url, everywhere, local } = reachableAt(address, port)
+  log(
+    [
+      `items-service listening on ${url}${everywhere ? ' on every interface' : ''} (${description})`,
+      `page: ${local}/`,
+      `docs: ${local}/docs`,
+    ].join('\n'),
+  )
   stopOnSignals(server, {
     timeoutMs: settings.shutdownTimeoutMs,
     close: () => store.close(),

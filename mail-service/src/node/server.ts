@@ -1,10 +1,11 @@
 import { redactText } from '@movies-and-mail/http-kit'
-import { batchedLines, listen, stopOnSignals } from '@movies-and-mail/http-kit/node'
+import { batchedLines, listen, reachableAt, stopOnSignals } from '@movies-and-mail/http-kit/node'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { EmbeddedLogs } from '../mail-log/embedded-logs.js'
 import { Background } from '../sendmail/background.js'
 import { describeSetup, openAdapters } from '../stores.js'
+import { type KeptApiKey, keptApiKey } from './api-key-file.js'
 import { keepStoresTidy } from './upkeep.js'
 
 // Request lines leave in one write per turn of the event loop, not one system call each.
@@ -17,7 +18,9 @@ async function main(): Promise<void> {
   // Opened by the first store asked for: not at all when the stores live in a Deta Base.
   const localStores = new EmbeddedLogs(settings.dataDir)
   const adapters = await openAdapters(settings, localStores)
-  const apiKeys = settings.apiKeys.length > 0 ? settings.apiKeys : [randomKey()]
+  // Mail never runs open: without API_KEYS, the key made at the first start is kept in DATA_DIR.
+  const kept = settings.apiKeys.length > 0 ? undefined : await keptApiKey(settings.dataDir)
+  const apiKeys = kept ? [kept.key] : settings.apiKeys
   const background = new Background()
   const app = createApp({
     ...adapters,
@@ -38,14 +41,14 @@ async function main(): Promise<void> {
     port: settings.port,
     host: settings.host,
   })
+  const { url, everywhere, local } = reachableAt(address, port)
   const banner = [
-    `mail-service listening on http://${address}:${port} (docs at /docs)`,
+    `mail-service listening on ${url}${everywhere ? ' on every interface' : ''}`,
+    `docs: ${local}/docs`,
     ...describeSetup(settings, `embedded store in ${settings.dataDir}`),
+    ...(kept ? keyBanner(kept) : []),
   ]
-  if (settings.apiKeys.length === 0) {
-    banner.push(`API_KEYS is not set; for this run only, x-apikey: ${apiKeys[0]}`)
-  }
-  // One write, so whoever reads the output sees the banner whole.
+  // One write, so whoever reads the output sees the banner whole (the key's frame included).
   log(banner.join('\n'))
   stopOnSignals(server, {
     timeoutMs: settings.shutdownTimeoutMs,
@@ -72,8 +75,16 @@ async function finishBackground(background: Background, ms: number): Promise<voi
   if (!finished) log(`gave up on ${background.size} send(s): their outcome is not recorded`)
 }
 
-function randomKey(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
+/** The framed lines that give the kept key, apart from the lines around them. */
+function keyBanner({ key, path, made }: KeptApiKey): string[] {
+  const rule = '='.repeat(72)
+  return [
+    rule,
+    `API_KEYS is not set: requests need the key ${made ? 'made now and kept' : 'kept'} in ${path}`,
+    `  x-apikey: ${key}`,
+    'Set API_KEYS (comma-separated) to use keys of your own instead; then nothing is written.',
+    rule,
+  ]
 }
 
 /** Says why the process stops, with no secret of the environment in it, and exits 1. */

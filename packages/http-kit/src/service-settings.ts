@@ -3,6 +3,7 @@ import { milliseconds, origins, port, text } from './settings.js'
 /** The settings both micros read, under the same names and with the same meaning. */
 export type ServiceSettings = {
   port: number
+  /** `127.0.0.1` unless HOST says otherwise: a first run is not reachable from the network. */
   host: string
   /** Where the embedded store keeps its files. */
   dataDir: string
@@ -19,7 +20,8 @@ export type ServiceSettings = {
 export function serviceSettings({ port: defaultPort }: { port: number }) {
   return {
     PORT: port().default(defaultPort),
-    HOST: text().default('0.0.0.0'),
+    // Loopback by default; deployments open the service with HOST=0.0.0.0.
+    HOST: text().default('127.0.0.1'),
     DATA_DIR: text().default('.data'),
     CORS_ORIGINS: origins().default(['*']),
     // Bounded: a timer past 2^31 ms would fire at once.

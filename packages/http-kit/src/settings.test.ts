@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
+import { serviceSettings, serviceSettingsOf } from './service-settings.js'
 import {
   commaList,
   defineSettings,
@@ -209,5 +210,15 @@ describe('oneOf and text', () => {
 
   it('trims text', () => {
     expect(read(text(), '  0.0.0.0 ')).toBe('0.0.0.0')
+  })
+})
+
+describe('serviceSettings', () => {
+  const reader = defineSettings(serviceSettings({ port: 4000 }), { toSettings: serviceSettingsOf })
+
+  it('listens on 127.0.0.1 unless HOST says otherwise', () => {
+    expect(reader.parse({}).host).toBe('127.0.0.1')
+    expect(reader.parse({ HOST: ' ' }).host).toBe('127.0.0.1')
+    expect(reader.parse({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0')
   })
 })

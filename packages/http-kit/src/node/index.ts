@@ -1,4 +1,4 @@
 export { batchedLines } from './batched-lines.js'
 export { type Closed, closeServer } from './close-server.js'
-export { type Listening, listen } from './listen.js'
+export { type Listening, listen, reachableAt } from './listen.js'
 export { type StopOptions, stopOnSignals } from './stop-on-signals.js'

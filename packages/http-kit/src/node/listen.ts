@@ -56,3 +56,17 @@ export function listen(
     })
   })
 }
+
+/**
+ * The URL of the address a server listens on, whether that is every interface, and a URL this
+ * machine can open (the loopback when it listens everywhere): what a start-up banner prints.
+ */
+export function reachableAt(
+  address: string,
+  port: number,
+): { url: string; everywhere: boolean; local: string } {
+  const url = (host: string) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const everywhere = address === '0.0.0.0' || address === '::'
+  const loopback = address === '::' ? '::1' : '127.0.0.1'
+  return { url: url(address), everywhere, local: url(everywhere ? loopback : address) }
+}
