@@ -1,7 +1,12 @@
 // Bundles the Node entry and the web app, so that start-up runs plain JavaScript, compiles
 // nothing, and the page needs no CDN.
-import { copyFile, mkdir, rm } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
 import { build } from 'esbuild'
+import { writeDistManifest } from '../../scripts/package-micro.mjs'
+
+// The MongoDB driver and LMDB stay packages of their own (they load native modules); they are
+// listed in dist/package.json, which scripts/package-micro.mjs installs into dist/node_modules.
+const external = ['mongodb', 'lmdb']
 
 /**
  * zod re-exports every language of its error messages (`z.locales`); the service speaks English
@@ -37,8 +42,7 @@ await Promise.all([
     target: 'node20',
     format: 'esm',
     // Dependencies are bundled too: resolving and loading hundreds of files made start-up slow.
-    // The MongoDB driver and LMDB stay packages of their own (they load native modules).
-    external: ['mongodb', 'lmdb'],
+    external,
     // The kit's Swagger UI files come in as text (package.json `imports` of http-kit), in a chunk
     // loaded by the first request for the docs.
     conditions: ['text-imports', 'module'],
@@ -61,3 +65,5 @@ await Promise.all([
   copyFile('src/web/app.css', 'dist/web/app.css'),
   copyFile('src/web/icon.svg', 'dist/web/icon.svg'),
 ])
+
+writeDistManifest('dist', JSON.parse(await readFile('package.json', 'utf8')), external)

@@ -1,11 +1,13 @@
-// Bundles the two entries: dist/server.js for Node (dependencies stay in node_modules) and
-// dist/worker.js, a self-contained module Worker with every dependency inlined.
-import { createRequire } from 'node:module'
+// Bundles the two entries: dist/server.js for Node (every dependency inlined but LMDB, listed in
+// dist/package.json for scripts/package-micro.mjs) and dist/worker.js, a self-contained module
+// Worker with every dependency inlined.
+import { readFileSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
-
-const require = createRequire(import.meta.url)
+import { writeDistManifest } from '../../scripts/package-micro.mjs'
 
 const root = new URL('..', import.meta.url).pathname
+// LMDB loads a native module, so it stays a package of its own.
+const external = ['lmdb']
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -25,20 +27,9 @@ const noNodeFs = {
   },
 }
 
-// The workspace's own packages export their TypeScript sources, which Node cannot load: they are
-// bundled, and so are the files they import as text (the kit's Swagger UI files, condition
-// `text-imports`); every other package stays in node_modules.
-const bundleWorkspacePackages = {
-  name: 'bundle-workspace-packages',
-  setup(build) {
-    build.onResolve({ filter: /^@movies-and-mail\// }, (args) => ({
-      path: require.resolve(args.path),
-    }))
-    build.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.with.type === 'text' ? { path: createRequire(args.importer).resolve(args.path) } : null,
-    )
-  },
-}
+// A fresh dist: with no_bundle, wrangler uploads as modules the files it finds beside worker.js,
+// and a packaged dist holds node_modules.
+rmSync(`${root}dist`, { recursive: true, force: true })
 
 await Promise.all([
   build({
@@ -46,9 +37,14 @@ await Promise.all([
     entryPoints: ['src/node/server.ts'],
     outfile: 'dist/server.js',
     platform: 'node',
+    // The kit's Swagger UI files come in as text (package.json `imports` of http-kit).
     conditions: ['text-imports', 'module'],
-    packages: 'external',
-    plugins: [bundleWorkspacePackages],
+    external,
+    // Some bundled packages are CommonJS and require Node's built-ins, which an ES module can
+    // only do through a require of its own.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   }),
   build({
     ...common,
@@ -61,3 +57,5 @@ await Promise.all([
     plugins: [noNodeFs],
   }),
 ])
+
+writeDistManifest(`${root}dist`, JSON.parse(readFileSync(`${root}package.json`, 'utf8')), external)
