@@ -60,7 +60,7 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4000')
     expect(response.headers.get('access-control-allow-methods')).toContain('POST')
     expect(response.headers.get('access-control-allow-headers')).toBe(
-      'content-type, idempotency-key, x-apikey, x-request-id',
+      'content-type, idempotency-key, if-match, if-none-match, x-apikey, x-request-id',
     )
     expect(response.headers.get('access-control-max-age')).toBe('600')
     expect(response.headers.get('vary')).toBe('Origin')
@@ -92,7 +92,7 @@ describe('CORS', () => {
     for (const response of [sent, refused, missing]) {
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
       expect(response.headers.get('access-control-expose-headers')).toBe(
-        'idempotent-replayed, location, retry-after, x-request-id',
+        'etag, idempotent-replayed, location, retry-after, x-request-id',
       )
     }
     expect([sent.status, refused.status, missing.status]).toEqual([201, 401, 404])

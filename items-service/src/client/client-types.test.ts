@@ -18,7 +18,8 @@ type Routes = ExtractSchema<ItemsApp>
 type Endpoint<Path extends keyof Routes, Method extends keyof Routes[Path]> = Routes[Path][Method]
 type Answer<E, Status> = E extends { status: Status; output: infer Output } ? Output : never
 type Success<E> = Answer<E, 200 | 201>
-type Failure<E> = Answer<E, Exclude<E extends { status: infer S } ? S : never, 200 | 201>>
+// 304 has no body: only a caller that sent If-None-Match itself gets it.
+type Failure<E> = Answer<E, Exclude<E extends { status: infer S } ? S : never, 200 | 201 | 304>>
 type Json<E> = E extends { input: { json: infer Body } } ? Body : never
 type Param<E> = E extends { input: { param: { id: infer Id } } } ? Id : never
 

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'
 import { movies, TestApp } from '../../test/support/test-app.js'
 import { createApp } from '../app.js'
-import { StoreFullError, StoreUnavailableError } from '../store/item-store.js'
+import {
+  ConditionalWriteUnsupportedError,
+  StoreFullError,
+  StoreUnavailableError,
+} from '../store/item-store.js'
 
 type Operation = {
   responses: Record<string, unknown>
@@ -39,6 +43,22 @@ const del =
   (app: TestApp) =>
     app.request(`/items/${id}`, { method: 'DELETE', headers })
 const get = (path: string) => (app: TestApp) => app.request(path)
+/** Reads `path`, then reads it again with its ETag in If-None-Match. */
+const getAgain = (path: string) => async (app: TestApp) => {
+  const etag = (await app.request(path)).headers.get('etag') ?? ''
+  return app.request(path, { headers: { 'if-none-match': etag } })
+}
+const stale = { ...json, ...key, 'if-match': '"stale"' }
+/** A write with If-Match to a store that cannot check it, as the MongoDB store. */
+const unchecked = (method: string) => async () =>
+  createApp({
+    store: failingStore(() => new ConditionalWriteUnsupportedError()),
+    log: () => {},
+  }).request('/items/tt0068646', {
+    method,
+    headers: { ...json, 'if-match': '*' },
+    body: method === 'PUT' ? '{"genre":"Drama"}' : undefined,
+  })
 const tooBig = JSON.stringify({ ...movies.shawshank, notes: 'x'.repeat(70_000) })
 /** Every `pattern` of a document. */
 const patternsIn = (value: unknown): string[] =>
@@ -57,7 +77,9 @@ const webAssets = new Map([
 const cases: Case[] = [
   { operation: 'get /healthz', status: 200, send: get('/healthz') },
   { operation: 'get /items', status: 200, send: get('/items') },
+  { operation: 'get /items', status: 304, send: getAgain('/items') },
   { operation: 'get /items/{id}', status: 200, send: get('/items/tt0068646') },
+  { operation: 'get /items/{id}', status: 304, send: getAgain('/items/tt0068646') },
   { operation: 'get /items/{id}', status: 400, send: get(`/items/${'x'.repeat(201)}`) },
   { operation: 'get /items/{id}', status: 404, send: get('/items/missing') },
   { operation: 'post /items', status: 201, send: post(shawshank) },
@@ -79,7 +101,9 @@ const cases: Case[] = [
     status: 409,
     send: put('tt0068646', JSON.stringify({ id: 'tt0468569' })),
   },
+  { operation: 'put /items/{id}', status: 412, send: put('tt0068646', '{"a":1}', stale) },
   { operation: 'put /items/{id}', status: 413, send: put('tt0068646', tooBig) },
+  { operation: 'put /items/{id}', status: 501, send: unchecked('PUT') },
   {
     operation: 'put /items/{id}',
     status: 415,
@@ -89,6 +113,8 @@ const cases: Case[] = [
   { operation: 'delete /items/{id}', status: 400, send: del('x'.repeat(201)) },
   { operation: 'delete /items/{id}', status: 401, send: del('tt0468569', {}) },
   { operation: 'delete /items/{id}', status: 404, send: del('missing') },
+  { operation: 'delete /items/{id}', status: 412, send: del('tt0068646', stale) },
+  { operation: 'delete /items/{id}', status: 501, send: unchecked('DELETE') },
   { operation: 'get /openapi.json', status: 200, send: get('/openapi.json') },
   { operation: 'get /', status: 200, send: get('/') },
   { operation: 'get /assets/{file}', status: 200, send: get('/assets/app.js') },

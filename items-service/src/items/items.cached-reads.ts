@@ -1,30 +1,30 @@
 import type { RouteConfig } from '@hono/zod-openapi'
-import type { JsonBody } from '@movies-and-mail/http-kit'
-import type { CachedItems, ItemStore } from '../store/item-store.js'
+import type { CachedItems, ItemStore, TaggedJson } from '../store/item-store.js'
 import { getItemRoute, listItemsRoute } from './items.routes.js'
 
-/** A polled read whose answer is the store's serialised bytes; null when there is none. */
+/** A polled read whose answer is the store's serialised bytes and their tag; null when none. */
 export type CachedRead = {
   route: RouteConfig
   /** The answer from any store. */
-  read: (store: ItemStore, params: Record<string, string>) => Promise<JsonBody | null>
+  read: (store: ItemStore, params: Record<string, string>) => Promise<TaggedJson | null>
   /** The same answer at once, from a store that keeps its items' JSON in memory. */
-  readCached: (cached: CachedItems, params: Record<string, string>) => Uint8Array | null
+  readCached: (cached: CachedItems, params: Record<string, string>) => TaggedJson | null
 }
 
 /**
- * The reads browser apps poll, answered with the bytes the store keeps: the one table both the
- * Hono routes (`items.app.ts`) and the Node entry's front (`src/node/cached-reads.ts`) serve.
+ * The reads browser apps poll, answered with the bytes the store keeps and their `ETag`: the one
+ * table both the Hono routes (`items.app.ts`) and the Node entry's front
+ * (`src/node/cached-reads.ts`) serve.
  */
 export const listItems = {
   route: listItemsRoute,
-  read: (store) => store.list(),
+  read: (store) => store.listTagged(),
   readCached: (cached) => cached.list(),
 } satisfies CachedRead
 
 export const getItem = {
   route: getItemRoute,
-  read: (store, { id }) => store.find(id as string),
+  read: (store, { id }) => store.findTagged(id as string),
   readCached: (cached, { id }) => cached.find(id as string),
 } satisfies CachedRead
 

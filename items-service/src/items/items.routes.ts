@@ -15,10 +15,47 @@ export const maxItemBodyBytes = 64 * 1024
 /** What a write's body must pass, in order, after the API-key guard and before the validator. */
 const itemBody = [...jsonObjectBody({ maxBytes: maxItemBodyBytes }), rejectReservedFields]
 
+const etagHeader = {
+  ETag: {
+    schema: { type: 'string', example: '"3f9a1c2b7d4e-42"' },
+    description:
+      'Strong entity tag of the answered JSON; send it back in If-None-Match or If-Match',
+  },
+} as const
 const listResponse = (description: string) => ({
   description,
+  headers: etagHeader,
   content: { 'application/json': { schema: itemListSchema } },
 })
+const notModified = {
+  description: 'If-None-Match names the current tag: nothing changed since, no body',
+  headers: etagHeader,
+}
+const ifNoneMatch = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'ETags of an earlier answer, or `*`: a match answers 304 without a body',
+  // No example: the docs page would send it with every try.
+  schema: { type: 'string' },
+} as const
+const ifMatch = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    "The item's ETag as last read, or `*` for any existing item: otherwise 412 and nothing " +
+    'changes (501 with the MongoDB store, which does not check it)',
+  schema: { type: 'string' },
+} as const
+const preconditionFailed = errorResponse(
+  "If-Match does not name the item's current ETag (or the item is gone); nothing changed",
+  "item 'tt0111161' does not match If-Match",
+)
+const conditionUnsupported = errorResponse(
+  'If-Match was sent to a service on MongoDB, which does not check it; nothing changed',
+  'If-Match is not supported with this store',
+)
 
 const badBody = errorResponse('Body is not JSON, not an object, or fails validation', {
   error: 'invalid request body',
@@ -54,7 +91,8 @@ export const listItemsRoute = createRoute({
   summary: 'List every item in insertion order',
   description: 'Every item, oldest first. Public: needs no key.',
   security: [],
-  responses: { 200: listResponse('Every item'), 503: unavailable },
+  parameters: [ifNoneMatch],
+  responses: { 200: listResponse('Every item'), 304: notModified, 503: unavailable },
 })
 
 export const getItemRoute = createRoute({
@@ -65,9 +103,15 @@ export const getItemRoute = createRoute({
   summary: 'Read one item by its id',
   description: 'The item whose `id` (not `_id`) is the given one. Public: needs no key.',
   security: [],
+  parameters: [ifNoneMatch],
   request: { params: itemIdParamSchema },
   responses: {
-    200: { description: 'The item', content: { 'application/json': { schema: itemSchema } } },
+    200: {
+      description: 'The item',
+      headers: etagHeader,
+      content: { 'application/json': { schema: itemSchema } },
+    },
+    304: notModified,
     400: badId,
     404: notFound,
     503: unavailable,
@@ -93,6 +137,7 @@ export const createItemRoute = createRoute(
       201: {
         ...listResponse('Created; every item, the new one last'),
         headers: {
+          ...etagHeader,
           Location: {
             schema: { type: 'string', example: '/items/tt0111161' },
             description: '/items/<id>',
@@ -125,6 +170,7 @@ export const updateItemRoute = createRoute(
       '`x-apikey` when ITEMS_APIKEY is set.',
     security: writeSecurity,
     middleware: itemBody,
+    parameters: [ifMatch],
     request: {
       params: itemIdParamSchema,
       body: { required: true, content: { 'application/json': { schema: itemFieldsSchema } } },
@@ -138,8 +184,10 @@ export const updateItemRoute = createRoute(
         'The body changes id to one another item has',
         "an item with id 'tt0068646' already exists",
       ),
+      412: preconditionFailed,
       413: tooLarge,
       415: notJson,
+      501: conditionUnsupported,
       503: unavailable,
       507: noSpace,
     },
@@ -155,12 +203,15 @@ export const deleteItemRoute = createRoute(
     summary: 'Delete an item; answers the remaining list',
     description: 'Needs `x-apikey` when ITEMS_APIKEY is set.',
     security: writeSecurity,
+    parameters: [ifMatch],
     request: { params: itemIdParamSchema },
     responses: {
       200: listResponse('Deleted; every remaining item'),
       400: badId,
       401: unauthorized,
       404: notFound,
+      412: preconditionFailed,
+      501: conditionUnsupported,
       503: unavailable,
       507: noSpace,
     },

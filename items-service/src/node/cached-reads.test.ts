@@ -141,6 +141,28 @@ describe.each([{ corsOrigins: ['*'] }, { corsOrigins: ['https://app.example'] }]
       ],
       [fromApp, { method: 'DELETE', path: '/items/tt0111161' }],
     ])('%s: %j gets the same answer and log line as from the app alone', async (kind, sent) => {
+      await sameAnswers(kind === answered, sent)
+    })
+
+    it.each<[string, string, (etag: string) => string, number]>([
+      [answered, '/items', (etag) => etag, 304],
+      [answered, '/items', () => '"another"', 200],
+      [answered, '/items', (etag) => `"another", W/${etag}`, 304],
+      [answered, '/items/tt0111161', (etag) => etag, 304],
+      [answered, '/items/tt0111161', () => '*', 304],
+      [answered, '/items/tt0068646', () => '"another"', 200],
+      [fromApp, '/items/nope', () => '*', 404],
+    ])(
+      '%s: %s with If-None-Match gets the same answer and log line',
+      async (kind, path, header, status) => {
+        const { etag } = (await servers.viaApp().send({ path })).headers
+        const sent = { path, headers: { 'if-none-match': header(String(etag)) } }
+        expect((await sameAnswers(kind === answered, sent)).status).toBe(status)
+      },
+    )
+
+    /** Sends `sent` to both servers and compares what came back and what was logged. */
+    async function sameAnswers(byFront: boolean, sent: Sent) {
       const [viaApp, direct] = [servers.viaApp(), servers.direct()]
       const [appCallsBefore, appLines, directLines] = [
         direct.appCalls,
@@ -152,8 +174,9 @@ describe.each([{ corsOrigins: ['*'] }, { corsOrigins: ['https://app.example'] }]
       expect(loggedSince(direct, directLines, actual)).toEqual(
         loggedSince(viaApp, appLines, expected),
       )
-      expect(direct.appCalls - appCallsBefore).toBe(kind === answered ? 0 : 1)
-    })
+      expect(direct.appCalls - appCallsBefore).toBe(byFront ? 0 : 1)
+      return actual
+    }
   },
 )
 

@@ -1,8 +1,9 @@
 import type { IncomingMessage, RequestListener } from 'node:http'
 import { corsPolicy, requestIdFor, requestLine } from '@movies-and-mail/http-kit'
 import { RegExpRouter } from 'hono/router/reg-exp-router'
+import { noneMatchHits } from '../items/entity-tags.js'
 import type { CachedRead } from '../items/items.cached-reads.js'
-import type { CachedItems } from '../store/item-store.js'
+import type { CachedItems, TaggedJson } from '../store/item-store.js'
 
 const dotSegment = /\/\.\.?(?:\/|$)/
 
@@ -18,7 +19,8 @@ export type CachedReadsOptions = {
 
 /**
  * Puts the polled reads of a store that keeps its items' JSON in memory (`GET /items`,
- * `GET /items/<id>` of an item that exists) in front of `app`, the Hono app's Node listener,
+ * `GET /items/<id>` of an item that exists, with their `ETag`, and 304 to an `If-None-Match`
+ * that names it) in front of `app`, the Hono app's Node listener,
  * answered by node:http alone, at once. For an answer of a few hundred bytes, the adapter's web
  * `Request`/`Response` and Hono's dispatch cost more than the answer (README › Performance).
  *
@@ -41,7 +43,7 @@ export function withCachedReads(
   // The document's `{id}` is Hono's `:id`.
   for (const read of reads) router.add('GET', read.route.path.replace(/{(\w+)}/g, ':$1'), read)
 
-  function answer(request: IncomingMessage): Uint8Array | null {
+  function answer(request: IncomingMessage): TaggedJson | null {
     const url = request.url ?? ''
     if (request.method !== 'GET' || url.includes('?') || url.includes('%')) return null
     // The adapter resolves `.` and `..` segments before the app routes the path.
@@ -59,8 +61,8 @@ export function withCachedReads(
 
   return function answerCachedRead(request, response) {
     const startedAt = performance.now()
-    const body = answer(request)
-    if (body === null) return app(request, response)
+    const found = answer(request)
+    if (found === null) return app(request, response)
     const given = request.headers['x-request-id']
     const requestId = requestIdFor(typeof given === 'string' ? given : undefined)
     // The headers the app's requestLog, cors and jsonBytes give the same answer.
@@ -71,9 +73,18 @@ export function withCachedReads(
     cors.addAnswerHeaders(request.headers.origin, (name, value) => {
       headers[name] = value
     })
-    headers['content-type'] = 'application/json'
-    headers['content-length'] = body.byteLength
-    response.writeHead(200, headers).end(body)
-    log(requestLine(requestId, 'GET', request.url as string, 200, startedAt))
+    const ifNoneMatch = request.headers['if-none-match']
+    let status = 304
+    if (noneMatchHits(ifNoneMatch, found.etag)) {
+      headers.etag = found.etag
+      response.writeHead(status, headers).end()
+    } else {
+      status = 200
+      headers['content-type'] = 'application/json'
+      headers.etag = found.etag
+      headers['content-length'] = found.body.byteLength
+      response.writeHead(status, headers).end(found.body)
+    }
+    log(requestLine(requestId, 'GET', request.url as string, status, startedAt))
   }
 }

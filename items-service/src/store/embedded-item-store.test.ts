@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StoredItem } from '../items/item.schema.js'
 import { EmbeddedItemStore } from './embedded-item-store.js'
 import { describeItemStoreContract, parseJsonBody } from './item-store.contract.js'
+import { PreconditionFailedError } from './item-store.js'
 
 const temporaryDirs: string[] = []
 async function temporaryDir(): Promise<string> {
@@ -84,5 +85,44 @@ describe('EmbeddedItemStore on disk', () => {
     const other = await EmbeddedItemStore.open(dir, 'other')
     expect(await list(other)).toEqual([])
     await other.close()
+  })
+
+  it('gives items and list new tags after reopening: a tag of the last process names nothing', async () => {
+    const first = await EmbeddedItemStore.open(dir)
+    await first.insert(movie(1))
+    const before = [first.cached.list().etag, first.cached.find('tt1')?.etag]
+    await first.close()
+    const second = await EmbeddedItemStore.open(dir)
+    expect(second.cached.list().etag).not.toBe(before[0])
+    expect(second.cached.find('tt1')?.etag).not.toBe(before[1])
+    await second.close()
+  })
+})
+
+describe('EmbeddedItemStore writes under a condition (If-Match)', () => {
+  const movie = { id: 'tt1', name: 'Movie', genre: 'Drama' }
+
+  it('asks the condition with the current tag, in the write, and refuses when it says no', async () => {
+    const store = await EmbeddedItemStore.open(await temporaryDir())
+    await store.insert(movie)
+    const etag = store.cached.find('tt1')?.etag as string
+    const seen: string[] = []
+    const condition = (current: string) => {
+      seen.push(current)
+      return current === etag
+    }
+    // Both are queued before either runs: the second is asked with the tag the first left.
+    const [first, second] = await Promise.allSettled([
+      store.update('tt1', { genre: 'Noir' }, condition),
+      store.remove('tt1', condition),
+    ])
+    expect(first).toEqual({ status: 'fulfilled', value: true })
+    expect(second).toMatchObject({
+      status: 'rejected',
+      reason: expect.any(PreconditionFailedError),
+    })
+    expect(seen).toEqual([etag, store.cached.find('tt1')?.etag])
+    expect(seen[1]).not.toBe(etag)
+    await store.close()
   })
 })

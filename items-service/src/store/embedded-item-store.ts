@@ -12,8 +12,11 @@ import {
   type CachedItems,
   DuplicateIdError,
   type ItemStore,
+  PreconditionFailedError,
   StoreFullError,
   StoreUnavailableError,
+  type TaggedJson,
+  type WriteCondition,
 } from './item-store.js'
 import { JsonListCache } from './json-list-cache.js'
 import { importNedbOnce } from './nedb-import.js'
@@ -72,18 +75,28 @@ export class EmbeddedItemStore implements ItemStore {
   }
 
   readonly cached: CachedItems = {
-    list: () => this.#cache.bytes(),
+    list: () => ({ body: this.#cache.bytes(), etag: this.#cache.listTag() }),
     find: (id) => {
       const key = this.#keyById.get(id)
-      return key === undefined ? null : (this.#cache.get(key) ?? null)
+      const body = key === undefined ? undefined : this.#cache.get(key)
+      if (key === undefined || body === undefined) return null
+      return { body, etag: this.#cache.tagOf(key) as string }
     },
   }
 
   async list(): Promise<Uint8Array> {
-    return this.cached.list()
+    return this.#cache.bytes()
   }
 
   async find(id: string): Promise<Uint8Array | null> {
+    return this.cached.find(id)?.body ?? null
+  }
+
+  async listTagged(): Promise<TaggedJson> {
+    return this.cached.list()
+  }
+
+  async findTagged(id: string): Promise<TaggedJson | null> {
     return this.cached.find(id)
   }
 
@@ -106,12 +119,13 @@ export class EmbeddedItemStore implements ItemStore {
     })
   }
 
-  async update(id: string, fields: ItemFields): Promise<boolean> {
+  async update(id: string, fields: ItemFields, condition?: WriteCondition): Promise<boolean> {
     const newId = fields.id ?? id
     return this.#write([id, newId], () => {
       const key = this.#keyById.get(id)
       const current = key === undefined ? undefined : this.#cache.get(key)
       if (key === undefined || current === undefined) return null
+      this.#check(id, key, condition)
       if (newId !== id && this.#keyById.has(newId)) throw new DuplicateIdError(newId)
       const json = Buffer.from(JSON.stringify({ ...JSON.parse(utf8.decode(current)), ...fields }))
       return {
@@ -131,10 +145,11 @@ export class EmbeddedItemStore implements ItemStore {
     })
   }
 
-  async remove(id: string): Promise<boolean> {
+  async remove(id: string, condition?: WriteCondition): Promise<boolean> {
     return this.#write([id], () => {
       const key = this.#keyById.get(id)
       if (key === undefined) return null
+      this.#check(id, key, condition)
       return {
         bytes: 0,
         writes: () => {
@@ -196,6 +211,13 @@ export class EmbeddedItemStore implements ItemStore {
     }
     this.#lastWriteFailed = false
     apply()
+  }
+
+  /** Refuses the write when its `If-Match` does not name the item's current tag. */
+  #check(id: string, key: string, condition: WriteCondition | undefined): void {
+    if (condition && !condition(this.#cache.tagOf(key) as string)) {
+      throw new PreconditionFailedError(id)
+    }
   }
 
   /** Every stored item in `_id` order, each checked to be a JSON object, as the cache loads. */

@@ -134,6 +134,46 @@ export function describeItemStoreContract(name: string, open: () => Promise<Item
       expect(await parseJsonBody<StoredItem[]>(body)).toEqual([expect.objectContaining(a)])
     })
 
+    describe('entity tags', () => {
+      const decode = (tagged: { body: Uint8Array } | null) =>
+        tagged && JSON.parse(new TextDecoder().decode(tagged.body))
+
+      it('tag the bytes list and find answer, strongly and quoted', async () => {
+        await store.insert(a)
+        const [tagged, one] = [await store.listTagged(), await store.findTagged('a')]
+        expect(decode(tagged)).toEqual(await list())
+        expect(decode(one)).toEqual(await find('a'))
+        for (const { etag } of [tagged, one ?? { etag: '' }]) expect(etag).toMatch(/^"[!#-~]+"$/)
+        expect(await store.findTagged('x')).toBeNull()
+      })
+
+      it('keep the list tag while nothing changes, and change it at every change', async () => {
+        const tags = [(await store.listTagged()).etag]
+        expect((await store.listTagged()).etag).toBe(tags[0])
+        for (const change of [
+          () => store.insert(a),
+          () => store.insert(b),
+          () => store.update('a', { genre: 'Sci-fi' }),
+          () => store.remove('b'),
+        ]) {
+          await change()
+          tags.push((await store.listTagged()).etag)
+        }
+        expect(new Set(tags).size).toBe(tags.length)
+      })
+
+      it("change an item's tag when it changes, not when another one does", async () => {
+        await store.insert(a)
+        await store.insert(b)
+        const before = (await store.findTagged('a'))?.etag
+        expect((await store.findTagged('b'))?.etag).not.toBe(before)
+        await store.update('b', { genre: 'Noir' })
+        expect((await store.findTagged('a'))?.etag).toBe(before)
+        await store.update('a', { genre: 'Sci-fi' })
+        expect((await store.findTagged('a'))?.etag).not.toBe(before)
+      })
+    })
+
     it('ping resolves while the store answers', async () => {
       await expect(store.ping()).resolves.toBeUndefined()
     })

@@ -3,6 +3,15 @@ import type { Item, ItemFields } from '../items/item.schema.js'
 
 export type { JsonBody }
 
+/** Serialised JSON and its strong entity tag (quoted, as the `ETag` header carries it). */
+export type TaggedJson = { body: Uint8Array; etag: string }
+
+/**
+ * A write's `If-Match`: told the item's current tag, says whether the write may go ahead. A
+ * store asks it in the same step as the write, so that no other write slips in between.
+ */
+export type WriteCondition = (etag: string) => boolean
+
 /**
  * The storage port of items-service. Reads answer serialised JSON so that an adapter can
  * serve cached bytes (embedded) or stream from a cursor (MongoDB) without building objects.
@@ -12,12 +21,19 @@ export interface ItemStore {
   list(): Promise<JsonBody>
   /** The item whose `id` equals `id`, as a JSON object, or null. */
   find(id: string): Promise<Uint8Array | null>
+  /** `list()` as bytes with their entity tag. */
+  listTagged(): Promise<TaggedJson>
+  /** `find()` with the item's entity tag, or null. */
+  findTagged(id: string): Promise<TaggedJson | null>
   /** Stores one item; it gains `_id`. @throws DuplicateIdError */
   insert(item: Item): Promise<void>
-  /** Sets the given fields on the first item with that `id`; false when none. @throws DuplicateIdError */
-  update(id: string, fields: ItemFields): Promise<boolean>
-  /** Removes one item with that `id`; false when none. */
-  remove(id: string): Promise<boolean>
+  /**
+   * Sets the given fields on the first item with that `id`; false when none.
+   * @throws DuplicateIdError, PreconditionFailedError when `condition` refuses the item's tag
+   */
+  update(id: string, fields: ItemFields, condition?: WriteCondition): Promise<boolean>
+  /** Removes one item with that `id`; false when none. @throws PreconditionFailedError */
+  remove(id: string, condition?: WriteCondition): Promise<boolean>
   /** Present when the store keeps every item's JSON in this process: reads answered at once. */
   readonly cached?: CachedItems
   /** Resolves when the store answers. @throws StoreUnavailableError */
@@ -25,10 +41,26 @@ export interface ItemStore {
   close(): Promise<void>
 }
 
-/** What `list()` and `find()` resolve to, now, from the store's memory. */
+/** What `listTagged()` and `findTagged()` resolve to, now, from the store's memory. */
 export interface CachedItems {
-  list(): Uint8Array
-  find(id: string): Uint8Array | null
+  list(): TaggedJson
+  find(id: string): TaggedJson | null
+}
+
+/** The item's current entity tag is not one the write's `If-Match` names; nothing changed. */
+export class PreconditionFailedError extends Error {
+  constructor(readonly id: string) {
+    super(`item '${id}' does not match If-Match`)
+    this.name = 'PreconditionFailedError'
+  }
+}
+
+/** The store cannot check `If-Match` safely; nothing changed. */
+export class ConditionalWriteUnsupportedError extends Error {
+  constructor() {
+    super('If-Match is not supported with this store')
+    this.name = 'ConditionalWriteUnsupportedError'
+  }
 }
 
 /** Another item already has this `id`. */

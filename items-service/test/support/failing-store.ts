@@ -8,6 +8,8 @@ export function failingStore(error: () => Error): ItemStore {
   return {
     list: fail,
     find: fail,
+    listTagged: fail,
+    findTagged: fail,
     insert: fail,
     update: fail,
     remove: fail,

@@ -24,8 +24,15 @@ export type CorsPolicy = {
 export function corsPolicy({
   origins,
   allowMethods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-  allowHeaders = ['content-type', 'idempotency-key', 'x-apikey', 'x-request-id'],
-  exposeHeaders = ['idempotent-replayed', 'location', 'retry-after', 'x-request-id'],
+  allowHeaders = [
+    'content-type',
+    'idempotency-key',
+    'if-match',
+    'if-none-match',
+    'x-apikey',
+    'x-request-id',
+  ],
+  exposeHeaders = ['etag', 'idempotent-replayed', 'location', 'retry-after', 'x-request-id'],
   maxAgeSeconds = 600,
 }: CorsOptions): CorsPolicy {
   const anyOrigin = origins.includes('*')
