@@ -1,18 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import { sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
 
-let mailgun: MailgunStandIn
+const mailgun = MailgunStandIn.forEachTest()
 let t: TestApp
 
-beforeAll(async () => {
-  mailgun = await MailgunStandIn.start()
-})
-afterAll(async () => {
-  await mailgun.stop()
-})
 beforeEach(async () => {
-  mailgun.requests.length = 0
   t = await testApp({ mailgunUrl: mailgun.baseUrl })
 })
 afterEach(async () => {

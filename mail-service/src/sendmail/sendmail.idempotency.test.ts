@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
 import { Background } from './background.js'
@@ -8,19 +8,11 @@ const queued =
 const ada = { email: 'ada@example.com', name: 'Ada Lovelace' }
 const withKey = (key: string) => ({ 'idempotency-key': key })
 
-let mailgun: MailgunStandIn
+const mailgun = MailgunStandIn.forEachTest(() => ({ status: 200, body: queued }))
 let t: TestApp
 let background: Background
 
-beforeAll(async () => {
-  mailgun = await MailgunStandIn.start()
-})
-afterAll(async () => {
-  await mailgun.stop()
-})
 beforeEach(async () => {
-  mailgun.requests.length = 0
-  mailgun.reply = { status: 200, body: queued }
   background = new Background()
   t = await testApp({ mailgunUrl: mailgun.baseUrl, timeoutMs: 5_000, background })
 })

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
 
@@ -6,18 +6,10 @@ const queued = '{"id":"<1@mg.example.com>","message":"Queued. Thank you."}'
 const to = (email: string) => ({ email, name: 'Ada' })
 const delivered = () => mailgun.requests.map((request) => request.fields[1]?.[1])
 
-let mailgun: MailgunStandIn
+const mailgun = MailgunStandIn.forEachTest(() => ({ status: 200, body: queued }))
 let t: TestApp
 
-beforeAll(async () => {
-  mailgun = await MailgunStandIn.start()
-})
-afterAll(async () => {
-  await mailgun.stop()
-})
 beforeEach(async () => {
-  mailgun.requests.length = 0
-  mailgun.reply = { status: 200, body: queued }
   t = await testApp({
     mailgunUrl: mailgun.baseUrl,
     apiKeys: [apiKey, 'other-key'],

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closedPortUrl, MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import {
   apiKey,
@@ -9,21 +9,13 @@ import {
   testApp,
 } from '../../test/support/test-app.js'
 
-let mailgun: MailgunStandIn
+const mailgun = MailgunStandIn.forEachTest(() => ({
+  status: 200,
+  body: '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>",  "message":"Queued. Thank you."}\n',
+}))
 let t: TestApp
 
-beforeAll(async () => {
-  mailgun = await MailgunStandIn.start()
-})
-afterAll(async () => {
-  await mailgun.stop()
-})
 beforeEach(async () => {
-  mailgun.requests.length = 0
-  mailgun.reply = {
-    status: 200,
-    body: '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>",  "message":"Queued. Thank you."}\n',
-  }
   t = await testApp({ mailgunUrl: mailgun.baseUrl, timeoutMs: 500 })
 })
 afterEach(async () => {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 
 export type MailgunRequest = {
   method: string
@@ -14,23 +15,47 @@ export type MailgunReply =
   | { status: number; statusText?: string; body: string; contentType?: string; delayMs?: number }
   | 'hang'
 
+/** Mailgun's answer to a message it queued. */
+const accepted = {
+  status: 200,
+  body: '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>","message":"Queued. Thank you."}',
+}
+
 /**
  * A stand-in for Mailgun's messages API: a real HTTP server on loopback that parses each
  * multipart body and records what it received, then answers with `reply`.
  */
 export class MailgunStandIn {
   readonly requests: MailgunRequest[] = []
-  reply: MailgunReply = {
-    status: 200,
-    body: '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>","message":"Queued. Thank you."}',
-  }
-  #server: Server
+  reply: MailgunReply = { ...accepted }
+  readonly #server: Server
 
   private constructor(server: Server) {
     this.#server = server
   }
 
   static async start(): Promise<MailgunStandIn> {
+    const standIn = MailgunStandIn.#create()
+    await new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve))
+    return standIn
+  }
+
+  /**
+   * For the enclosing test file: one stand-in, listening before its tests and stopped after;
+   * before each test its record is emptied and it answers `reply` again.
+   */
+  static forEachTest(reply: () => MailgunReply = () => ({ ...accepted })): MailgunStandIn {
+    const standIn = MailgunStandIn.#create()
+    beforeAll(() => new Promise<void>((resolve) => standIn.#server.listen(0, '127.0.0.1', resolve)))
+    afterAll(() => standIn.stop())
+    beforeEach(() => {
+      standIn.requests.length = 0
+      standIn.reply = reply()
+    })
+    return standIn
+  }
+
+  static #create(): MailgunStandIn {
     const server = createServer()
     const standIn = new MailgunStandIn(server)
     server.on('request', async (req, res) => {
@@ -57,7 +82,6 @@ export class MailgunStandIn {
       })
       res.end(reply.body)
     })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     return standIn
   }
 
