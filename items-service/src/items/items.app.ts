@@ -10,7 +10,9 @@ import {
 import { ifMatchHolds, noneMatchHits } from './entity-tags.js'
 import type { StoredItem } from './item.schema.js'
 import { getItem, listItems } from './items.cached-reads.js'
+import { answerItemQuery } from './items.query.js'
 import { createItemRoute, deleteItemRoute, updateItemRoute } from './items.routes.js'
+import { answerList } from './list-answer.js'
 
 const notFound = (id: string) => ({ error: `item '${id}' not found` })
 const stale = (id: string) => ({ error: `item '${id}' does not match If-Match` })
@@ -52,9 +54,9 @@ export function itemsApp({ store }: { store: ItemStore }) {
   const list = async () => store.listTagged()
   return new OpenAPIHono()
     .openapi(listItems.route, async (c) => {
-      const { body, etag } = await listItems.read(store)
-      if (noneMatchHits(c.req.header('if-none-match'), etag)) return notModified(c, etag)
-      return jsonBytes<StoredItem[], 200>(c, body, 200, { etag })
+      // `/items` and `/items?` alike: with no query, exactly the list.
+      if (new URL(c.req.url).search !== '') return answerItemQuery(c, store)
+      return answerList(c, await listItems.read(store))
     })
     .openapi(getItem.route, async (c) => {
       const { id } = c.req.valid('param')

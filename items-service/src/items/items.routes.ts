@@ -83,16 +83,83 @@ const notJson = errorResponse(
 /** Writes need `x-apikey` only when ITEMS_APIKEY is set, hence the empty alternative. */
 const writeSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, {}]
 
+/** The opt-in query of `GET /items` (README › Query); none of these: exactly the list. */
+const queryParameters = [
+  ...(['genre', 'name', 'id'] as const).map((field) => ({
+    name: field,
+    in: 'query' as const,
+    required: false,
+    description:
+      `Only items whose \`${field}\` is exactly this. Any other top-level field filters the ` +
+      'same way (`?year=1994`); several filters must all hold',
+    schema: { type: 'string' as const },
+  })),
+  {
+    name: 'sort',
+    in: 'query' as const,
+    required: false,
+    description:
+      'Order by this field (`-`: descending), ties in insertion order; insertion order when absent',
+    schema: { type: 'string' as const, enum: ['id', '-id', 'name', '-name', 'genre', '-genre'] },
+  },
+  {
+    name: 'limit',
+    in: 'query' as const,
+    required: false,
+    description: 'At most this many items; a `Link` header with `rel="next"` names the next page',
+    schema: { type: 'integer' as const, minimum: 1, maximum: 1000 },
+  },
+  {
+    name: 'cursor',
+    in: 'query' as const,
+    required: false,
+    description: 'Where the page starts: only as taken from the previous page\'s `Link` header',
+    schema: { type: 'string' as const },
+  },
+]
+const badQuery = errorResponse('A query parameter has a value it cannot have', {
+  error: 'invalid query parameter',
+  issues: [{ path: 'sort', message: 'must be one of id, -id, name, -name, genre, -genre' }],
+})
+
 export const listItemsRoute = createRoute({
   method: 'get',
   path: '/items',
   operationId: 'listItems',
   tags: ['Items'],
-  summary: 'List every item in insertion order',
-  description: 'Every item, oldest first. Public: needs no key.',
+  summary: 'List every item, or those a query selects',
+  description:
+    'Every item, oldest first. With a query string: only the items the filters select, in ' +
+    'the order `sort` names, a page at a time with `limit`. Compressed (br or gzip) for a ' +
+    'client that accepts it. Public: needs no key.',
   security: [],
-  parameters: [ifNoneMatch],
-  responses: { 200: listResponse('Every item'), 304: notModified, 503: unavailable },
+  parameters: [ifNoneMatch, ...queryParameters],
+  responses: {
+    200: {
+      ...listResponse('The items'),
+      headers: {
+        ...etagHeader,
+        Vary: {
+          schema: { type: 'string', example: 'Accept-Encoding' },
+          description: 'The list without a query is sent compressed when the client accepts it',
+        },
+        'Content-Encoding': {
+          schema: { type: 'string', enum: ['br', 'gzip'] },
+          description: 'Present when the list is compressed',
+        },
+        Link: {
+          schema: {
+            type: 'string',
+            example: '</items?genre=Crime&limit=20&cursor=WyI2NzQwYTFmMmMzZDRlNWY2YTdiOGM5ZDAiXQ>; rel="next"',
+          },
+          description: 'With `limit`, when more items follow: the next page',
+        },
+      },
+    },
+    304: notModified,
+    400: badQuery,
+    503: unavailable,
+  },
 })
 
 export const getItemRoute = createRoute({

@@ -11,6 +11,8 @@ import type { Item, ItemFields } from '../items/item.schema.js'
 import {
   type CachedItems,
   DuplicateIdError,
+  type ItemPage,
+  type ItemQuery,
   type ItemStore,
   PreconditionFailedError,
   StoreFullError,
@@ -18,7 +20,9 @@ import {
   type TaggedJson,
   type WriteCondition,
 } from './item-store.js'
+import { ChangeFeed } from './change-feed.js'
 import { JsonListCache } from './json-list-cache.js'
+import { JsonListQuery } from './json-list-query.js'
 import { importNedbOnce } from './nedb-import.js'
 
 const utf8 = new TextDecoder()
@@ -48,6 +52,9 @@ export class EmbeddedItemStore implements ItemStore {
   /** The write in flight for each `id` it touches. */
   readonly #busy = new Map<string, Promise<unknown>>()
   #lastWriteFailed = false
+  readonly #queries = new JsonListQuery()
+  /** Every write, once durable; this process is the directory's only writer. */
+  readonly changes = new ChangeFeed()
 
   private constructor(env: EmbeddedEnv, collection: string, notices: string[]) {
     this.#env = env
@@ -100,6 +107,10 @@ export class EmbeddedItemStore implements ItemStore {
     return this.cached.find(id)
   }
 
+  async query(query: ItemQuery): Promise<ItemPage> {
+    return this.#queries.run(this.cached.list(), query)
+  }
+
   async insert(item: Item): Promise<void> {
     await this.#write([item.id], () => {
       if (this.#keyById.has(item.id)) throw new DuplicateIdError(item.id)
@@ -114,6 +125,7 @@ export class EmbeddedItemStore implements ItemStore {
         apply: () => {
           this.#keyById.set(item.id, key)
           this.#cache.append(key, json)
+          this.changes.publish('created', json)
         },
       }
     })
@@ -140,6 +152,7 @@ export class EmbeddedItemStore implements ItemStore {
           this.#cache.replace(key, json)
           this.#keyById.delete(id)
           this.#keyById.set(newId, key)
+          this.changes.publish('updated', json)
         },
       }
     })
@@ -148,7 +161,8 @@ export class EmbeddedItemStore implements ItemStore {
   async remove(id: string, condition?: WriteCondition): Promise<boolean> {
     return this.#write([id], () => {
       const key = this.#keyById.get(id)
-      if (key === undefined) return null
+      const current = key === undefined ? undefined : this.#cache.get(key)
+      if (key === undefined || current === undefined) return null
       this.#check(id, key, condition)
       return {
         bytes: 0,
@@ -159,6 +173,8 @@ export class EmbeddedItemStore implements ItemStore {
         apply: () => {
           this.#keyById.delete(id)
           this.#cache.remove(key)
+          // A copy: `current` may be a view of the whole list, which the feed would keep alive.
+          this.changes.publish('deleted', Buffer.from(current))
         },
       }
     })
@@ -176,6 +192,7 @@ export class EmbeddedItemStore implements ItemStore {
   }
 
   async close(): Promise<void> {
+    this.changes.end()
     await Promise.allSettled(this.#busy.values())
     await this.#env.close()
   }

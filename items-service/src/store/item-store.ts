@@ -1,5 +1,6 @@
 import type { JsonBody } from '@movies-and-mail/http-kit'
 import type { Item, ItemFields } from '../items/item.schema.js'
+import type { ChangeFeed } from './change-feed.js'
 
 export type { JsonBody }
 
@@ -11,6 +12,34 @@ export type TaggedJson = { body: Uint8Array; etag: string }
  * store asks it in the same step as the write, so that no other write slips in between.
  */
 export type WriteCondition = (etag: string) => boolean
+
+/** A field `GET /items` can sort by: each is a required string of every item. */
+export type SortField = 'id' | 'name' | 'genre'
+
+/** Where a page ended: the last item's `_id` and, when sorted, its value of the sort field. */
+export type PagePosition = { _id: string; value?: string }
+
+/**
+ * An opt-in read of `GET /items` (README › Query). Items come in insertion (`_id`) order, or by
+ * `sort` with `_id` breaking ties; strings compare by code point (UTF-8 byte order, as MongoDB
+ * compares them without a collation).
+ */
+export type ItemQuery = {
+  /**
+   * Exact matches on top-level fields, all of which must hold. A value matches a field whose
+   * value is that string, or a number, boolean or null whose JSON text it is (`year=1994`
+   * matches `1994`, not `"1994.0"`).
+   */
+  filters: ReadonlyArray<readonly [field: string, value: string]>
+  sort?: { field: SortField; descending: boolean }
+  /** At most this many items; all that match when absent. */
+  limit?: number
+  /** Only items after this position in the query's order (the previous page's `next`). */
+  after?: PagePosition
+}
+
+/** One page of a query: a JSON array, and where the next page starts when there is one. */
+export type ItemPage = { body: Uint8Array; next?: PagePosition }
 
 /**
  * The storage port of items-service. Reads answer serialised JSON so that an adapter can
@@ -25,6 +54,13 @@ export interface ItemStore {
   listTagged(): Promise<TaggedJson>
   /** `find()` with the item's entity tag, or null. */
   findTagged(id: string): Promise<TaggedJson | null>
+  /** The items `query` selects, as a JSON array (README › Query). */
+  query(query: ItemQuery): Promise<ItemPage>
+  /**
+   * Every create, update and delete as it happens, with a bounded replay; absent when the store
+   * cannot follow its changes (MongoDB without a replica set).
+   */
+  readonly changes?: ChangeFeed
   /** Stores one item; it gains `_id`. @throws DuplicateIdError */
   insert(item: Item): Promise<void>
   /**

@@ -13,6 +13,8 @@ import type { Item, ItemFields } from '../items/item.schema.js'
 import {
   ConditionalWriteUnsupportedError,
   DuplicateIdError,
+  type ItemPage,
+  type ItemQuery,
   type ItemStore,
   StoreUnavailableError,
   type TaggedJson,
@@ -137,6 +139,10 @@ export class MongoItemStore implements ItemStore {
   async findTagged(id: string): Promise<TaggedJson | null> {
     const body = await this.find(id)
     return body && { body, etag: tagOf(createHash('sha256').update(body)) }
+  }
+
+  async query(_query: ItemQuery): Promise<ItemPage> {
+    throw new Error('query is not yet implemented with MongoDB')
   }
 
   // The driver takes an abort signal on reads only; a write the deadline gives up on is let go

@@ -7,6 +7,7 @@ export function failingStore(error: () => Error): ItemStore {
   }
   return {
     list: fail,
+    query: fail,
     find: fail,
     listTagged: fail,
     findTagged: fail,
