@@ -1,4 +1,5 @@
 import { addDocsRoutes, createServiceApp } from '@movies-and-mail/http-kit'
+import { type EventsOptions, eventsApp } from './events/events.app.js'
 import { healthApp } from './health/health.app.js'
 import { itemsApp } from './items/items.app.js'
 import {
@@ -22,6 +23,8 @@ export type AppOptions = {
   webAssets?: WebAssets
   /** Where the web app's "Send mail" form posts. */
   mailServiceUrl?: string
+  /** Limits and timing of the change feed's streams; the defaults otherwise. */
+  events?: Omit<EventsOptions, 'store'>
 }
 
 /**
@@ -35,6 +38,7 @@ export function createApp({
   log = (line) => process.stdout.write(line),
   webAssets = new Map(),
   mailServiceUrl = 'http://localhost:4001',
+  events = {},
 }: AppOptions) {
   const app = createServiceApp({
     log,
@@ -47,6 +51,8 @@ export function createApp({
     ],
   })
   app.route('/', healthApp({ store }))
+  // Before the item routes: `/items/events` is the feed, not the item of id `events`.
+  app.route('/', eventsApp({ store, ...events }))
   const routes = app.route('/', itemsApp({ store }))
   addDocsRoutes(app, {
     title: 'items-service',

@@ -14,6 +14,7 @@ const defaults = {
   connectTimeoutMs: 10_000,
   shutdownTimeoutMs: 10_000,
   mailServiceUrl: 'http://localhost:4001',
+  events: { maxStreams: 10_000, heartbeatMs: 15_000 },
 }
 
 describe('parseEnv', () => {
@@ -34,6 +35,8 @@ describe('parseEnv', () => {
       CONNECT_TIMEOUT_MS: '1500',
       SHUTDOWN_TIMEOUT_MS: '2500',
       MAIL_SERVICE_URL: 'https://mail.example',
+      EVENTS_MAX_STREAMS: '50',
+      EVENTS_HEARTBEAT_MS: '30000',
     })
     expect(settings).toStrictEqual({
       port: 8080,
@@ -47,6 +50,7 @@ describe('parseEnv', () => {
       connectTimeoutMs: 1500,
       shutdownTimeoutMs: 2500,
       mailServiceUrl: 'https://mail.example',
+      events: { maxStreams: 50, heartbeatMs: 30_000 },
     })
   })
 
@@ -80,6 +84,9 @@ describe('parseEnv', () => {
       'SHUTDOWN_TIMEOUT_MS=1.5',
       'CORS_ORIGINS= , ',
       'MAIL_SERVICE_URL=not a url',
+      'EVENTS_MAX_STREAMS=0',
+      'EVENTS_MAX_STREAMS=many',
+      'EVENTS_HEARTBEAT_MS=0',
     ].map((assignment) => assignment.split(/=(.*)/s, 2) as [string, string]),
   )('refuses %s=%s with a message naming the setting and its value', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(
@@ -146,7 +153,7 @@ describe('parseEnv', () => {
 
   it('lists every setting it reads by name', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS MAIL_SERVICE_URL'
+      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS MAIL_SERVICE_URL EVENTS_MAX_STREAMS EVENTS_HEARTBEAT_MS'
         .split(' ')
         .sort(),
     )

@@ -1,4 +1,5 @@
 import {
+  count,
   defineSettings,
   httpUrl,
   milliseconds,
@@ -19,6 +20,8 @@ export type Settings = ServiceSettings & {
   connectTimeoutMs: number
   /** Where the page sends mail: an absolute URL, or a path on the page's own origin. */
   mailServiceUrl: string
+  /** The change feed's streams: how many may be open, how often a quiet one gets a comment. */
+  events: { maxStreams: number; heartbeatMs: number }
 }
 
 /**
@@ -44,6 +47,8 @@ export const {
     CONNECT_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(10_000),
     // A space serves the mail micro at /mail, on the page's own origin.
     MAIL_SERVICE_URL: httpUrl({ orPath: true }).default('http://localhost:4001'),
+    EVENTS_MAX_STREAMS: count({ max: 1_000_000 }).default(10_000),
+    EVENTS_HEARTBEAT_MS: milliseconds({ max: 600_000 }).default(15_000),
     ...serviceSettings({ port: 4000 }),
   },
   {
@@ -56,6 +61,7 @@ export const {
       apiKey: env.ITEMS_APIKEY,
       connectTimeoutMs: env.CONNECT_TIMEOUT_MS,
       mailServiceUrl: env.MAIL_SERVICE_URL,
+      events: { maxStreams: env.EVENTS_MAX_STREAMS, heartbeatMs: env.EVENTS_HEARTBEAT_MS },
     }),
   },
 )

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'
 import { movies, TestApp } from '../../test/support/test-app.js'
 import { createApp } from '../app.js'
+import { ChangeFeed } from '../store/change-feed.js'
 import {
   ConditionalWriteUnsupportedError,
   StoreFullError,
@@ -50,6 +51,18 @@ const getAgain = (path: string) => async (app: TestApp) => {
 }
 const stale = { ...json, ...key, 'if-match': '"stale"' }
 /** A write with If-Match to a store that cannot check it, as the MongoDB store. */
+/** An app over a store that cannot follow its changes. */
+const withoutFeed = () => async () =>
+  createApp({ store: failingStore(() => new Error('unused')), log: () => {} }).request(
+    '/items/events',
+  )
+/** An app whose feed allows no stream. */
+const withoutRoomForStreams = () => async () =>
+  createApp({
+    store: { ...failingStore(() => new Error('unused')), changes: new ChangeFeed() },
+    log: () => {},
+    events: { maxStreams: 0 },
+  }).request('/items/events')
 const unchecked = (method: string) => async () =>
   createApp({
     store: failingStore(() => new ConditionalWriteUnsupportedError()),
@@ -115,6 +128,17 @@ const cases: Case[] = [
   { operation: 'delete /items/{id}', status: 404, send: del('missing') },
   { operation: 'delete /items/{id}', status: 412, send: del('tt0068646', stale) },
   { operation: 'delete /items/{id}', status: 501, send: unchecked('DELETE') },
+  {
+    operation: 'get /items/events',
+    status: 200,
+    send: async (app) => {
+      const response = await app.request('/items/events')
+      await response.body?.cancel()
+      return response
+    },
+  },
+  { operation: 'get /items/events', status: 501, send: withoutFeed() },
+  { operation: 'get /items/events', status: 503, send: withoutRoomForStreams() },
   { operation: 'get /openapi.json', status: 200, send: get('/openapi.json') },
   { operation: 'get /', status: 200, send: get('/') },
   { operation: 'get /assets/{file}', status: 200, send: get('/assets/app.js') },

@@ -5,20 +5,29 @@ import { z } from '@hono/zod-openapi'
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
 const noControlCharacters = /^[^\u0000-\u001f\u007f-\u009f]*$/
 
-const itemId = z
+const anyItemId = z
   .string()
   .min(1)
   .max(200)
   .regex(noControlCharacters, 'must not contain control characters')
   // URLs resolve these path segments (even percent-encoded) away: /items/.. is /.
   .refine((id) => id !== '.' && id !== '..', 'must not be . or .., which a URL path cannot hold')
-  .openapi({ description: 'Public key of the item, e.g. an IMDb id', example: 'tt0111161' })
+const idDocs = { description: 'Public key of the item, e.g. an IMDb id', example: 'tt0111161' }
+/** An id as paths and stored items carry it. */
+const itemId = anyItemId.openapi(idDocs)
+/**
+ * An id a write may give: not `events`, since `GET /items/events` is the change feed. An item
+ * stored with that id before stays readable in the list, and can be updated and deleted.
+ */
+const newItemId = anyItemId
+  .refine((id) => id !== 'events', "'events' is reserved: GET /items/events is the change feed")
+  .openapi(idDocs)
 const name = z.string().min(1).max(500).openapi({ example: 'The Shawshank Redemption' })
 const genre = z.string().min(1).max(100).openapi({ example: 'Drama' })
 
 /** POST /items body: the three required fields; other top-level fields are stored as given. */
 export const newItemSchema = z
-  .object({ id: itemId, name, genre })
+  .object({ id: newItemId, name, genre })
   .catchall(z.unknown())
   .openapi('NewItem', {
     description:
@@ -28,7 +37,7 @@ export const newItemSchema = z
 
 /** PUT /items/:id body: any subset of the fields, at least one. */
 export const itemFieldsSchema = z
-  .object({ id: itemId.optional(), name: name.optional(), genre: genre.optional() })
+  .object({ id: newItemId.optional(), name: name.optional(), genre: genre.optional() })
   .catchall(z.unknown())
   .refine((fields) => Object.keys(fields).length > 0, 'at least one field is required')
   .openapi('ItemFields', { minProperties: 1, example: { genre: 'Drama, Crime' } })

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
       corsOrigins: settings.corsOrigins,
       log: output.write,
       mailServiceUrl: settings.mailServiceUrl,
+      events: settings.events,
       // The build puts the bundled web app beside this file.
       webAssets,
     }),
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
   stopOnSignals(server, {
     timeoutMs: settings.shutdownTimeoutMs,
     close: () => store.close(),
+    // Followers of the change feed reconnect, to another instance or to this one restarted.
+    endStreams: () => store.changes?.end(),
     log,
     fail,
   })

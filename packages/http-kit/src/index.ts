@@ -48,6 +48,7 @@ export {
 export { type ServiceSettings, serviceSettings, serviceSettingsOf } from './service-settings.js'
 export {
   commaList,
+  count,
   defineSettings,
   httpUrl,
   milliseconds,

@@ -34,6 +34,11 @@ export function port() {
   return wholeNumber(0, 65_535, 'must be a whole number from 0 to 65535')
 }
 
+/** A whole number from `min` to `max`: a count, a size. */
+export function count({ min = 1, max }: { min?: number; max: number }) {
+  return wholeNumber(min, max, `must be a whole number from ${min} to ${max}`)
+}
+
 /** A duration in whole milliseconds, above 0 and at most `max` when given. */
 export function milliseconds({ max }: { max?: number } = {}) {
   const range = max === undefined ? 'above 0' : `from 1 to ${max}`

@@ -1,0 +1,108 @@
+import type { ChangeFeed, FeedEvent } from '../store/change-feed.js'
+
+export type EventStreamOptions = {
+  feed: ChangeFeed
+  /** The client's `Last-Event-ID`: replay what came after it. */
+  lastEventId: string | undefined
+  /** How often a comment line goes out on a quiet stream, so that proxies keep it open. */
+  heartbeatMs: number
+  /** Bytes a client may leave unread before it is dropped; it reconnects and replays. */
+  maxUnreadBytes: number
+  /** Called once when the stream ends, whichever side ends it. */
+  onEnd?: () => void
+}
+
+/** How long a browser waits before reconnecting, sent once at the start. */
+const reconnectMs = 2000
+const encoder = new TextEncoder()
+const utf8 = new TextDecoder()
+const heartbeat = encoder.encode(': heartbeat\n\n')
+
+/** Each event is formatted once, whatever the number of streams it goes to. */
+const formatted = new WeakMap<FeedEvent, Uint8Array>()
+
+/** One event in the `text/event-stream` format. */
+function format(event: FeedEvent): Uint8Array {
+  let bytes = formatted.get(event)
+  if (bytes === undefined) {
+    // The data is one line of JSON; were a stored item to hold a raw line break, each line
+    // goes in a `data:` field of its own and the client joins them back with "\n".
+    const data = utf8
+      .decode(event.data)
+      .split(/\r\n|\r|\n/)
+      .join('\ndata: ')
+    bytes = encoder.encode(`event: ${event.kind}\nid: ${event.id}\ndata: ${data}\n\n`)
+    formatted.set(event, bytes)
+  }
+  return bytes
+}
+
+/** What starts a stream: the events the client missed, or `reload`, or only where it stands. */
+function opening(feed: ChangeFeed, lastEventId: string | undefined): Uint8Array[] {
+  const start = encoder.encode(`retry: ${reconnectMs}\n`)
+  const missed = lastEventId === undefined ? [] : feed.since(lastEventId)
+  if (missed === null) {
+    const reason = 'the events since Last-Event-ID are no longer kept; read the list again'
+    const reload = `event: reload\nid: ${feed.lastId}\ndata: ${JSON.stringify({ reason })}\n\n`
+    return [start, encoder.encode(reload)]
+  }
+  // An id with no data moves the client's Last-Event-ID without an event: a reconnect before
+  // the next change then replays from here.
+  if (missed.length === 0) return [start, encoder.encode(`id: ${feed.lastId}\n\n`)]
+  return [start, encoder.encode('\n'), ...missed.map(format)]
+}
+
+/**
+ * The feed as a Server-Sent Events body: what `lastEventId` missed (or `reload` when that is
+ * no longer kept), then each event as it is published, with heartbeat comments in between. It
+ * ends when the client goes away, when the feed ends (the service stops), or when the client
+ * leaves more than `maxUnreadBytes` unread: a stream nobody reads must not hold memory.
+ */
+export function eventStream({
+  feed,
+  lastEventId,
+  heartbeatMs,
+  maxUnreadBytes,
+  onEnd,
+}: EventStreamOptions): ReadableStream<Uint8Array> {
+  let stop = () => {}
+  let ended = false
+  const end = () => {
+    if (ended) return
+    ended = true
+    stop()
+    onEnd?.()
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const send = (bytes: Uint8Array) => {
+          if (ended) return
+          controller.enqueue(bytes)
+          if ((controller.desiredSize ?? 0) < -maxUnreadBytes) {
+            end()
+            controller.error(new Error(`client left more than ${maxUnreadBytes} bytes unread`))
+          }
+        }
+        // Subscribed in the same turn as the replay is taken: no event falls in between.
+        const unsubscribe = feed.subscribe({
+          event: (event) => send(format(event)),
+          end: () => {
+            if (ended) return
+            end()
+            controller.close()
+          },
+        })
+        if (ended) return // the feed had already ended
+        const timer = setInterval(() => send(heartbeat), heartbeatMs)
+        stop = () => {
+          clearInterval(timer)
+          unsubscribe()
+        }
+        for (const bytes of opening(feed, lastEventId)) send(bytes)
+      },
+      cancel: end,
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+  )
+}
