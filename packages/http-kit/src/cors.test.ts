@@ -22,7 +22,7 @@ describe('cors', () => {
     })
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
     expect(response.headers.get('access-control-expose-headers')).toBe(
-      'etag, idempotent-replayed, location, retry-after, x-request-id',
+      'etag, idempotent-replayed, link, location, retry-after, x-request-id',
     )
     expect(response.headers.get('vary')).toBeNull()
   })

@@ -32,7 +32,14 @@ export function corsPolicy({
     'x-apikey',
     'x-request-id',
   ],
-  exposeHeaders = ['etag', 'idempotent-replayed', 'location', 'retry-after', 'x-request-id'],
+  exposeHeaders = [
+    'etag',
+    'idempotent-replayed',
+    'link',
+    'location',
+    'retry-after',
+    'x-request-id',
+  ],
   maxAgeSeconds = 600,
 }: CorsOptions): CorsPolicy {
   const anyOrigin = origins.includes('*')
