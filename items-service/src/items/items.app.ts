@@ -2,7 +2,6 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { jsonBytes } from '@movies-and-mail/http-kit'
 import type { Context } from 'hono'
 import {
-  ConditionalWriteUnsupportedError,
   type ItemStore,
   PreconditionFailedError,
   type WriteCondition,
@@ -47,7 +46,6 @@ export function itemsApp({ store }: { store: ItemStore }) {
       return condition ? 412 : 404
     } catch (error) {
       if (error instanceof PreconditionFailedError) return 412
-      if (error instanceof ConditionalWriteUnsupportedError) return 501
       throw error
     }
   }
@@ -80,7 +78,6 @@ export function itemsApp({ store }: { store: ItemStore }) {
       const done = await write(c, (condition) => store.update(id, fields, condition))
       if (done === 404) return c.json(notFound(id), 404)
       if (done === 412) return c.json(stale(id), 412)
-      if (done === 501) return c.json(unsupported, 501)
       const { body, etag } = await list()
       return jsonBytes<StoredItem[], 200>(c, body, 200, { etag })
     })
@@ -89,12 +86,9 @@ export function itemsApp({ store }: { store: ItemStore }) {
       const done = await write(c, (condition) => store.remove(id, condition))
       if (done === 404) return c.json(notFound(id), 404)
       if (done === 412) return c.json(stale(id), 412)
-      if (done === 501) return c.json(unsupported, 501)
       const { body, etag } = await list()
       return jsonBytes<StoredItem[], 200>(c, body, 200, { etag })
     })
 }
-
-const unsupported = { error: 'If-Match is not supported with this store' }
 
 export type ItemsApp = ReturnType<typeof itemsApp>

@@ -45,16 +45,12 @@ const ifMatch = {
   required: false,
   description:
     "The item's ETag as last read, or `*` for any existing item: otherwise 412 and nothing " +
-    'changes (501 with the MongoDB store, which does not check it)',
+    'changes',
   schema: { type: 'string' },
 } as const
 const preconditionFailed = errorResponse(
   "If-Match does not name the item's current ETag (or the item is gone); nothing changed",
   "item 'tt0111161' does not match If-Match",
-)
-const conditionUnsupported = errorResponse(
-  'If-Match was sent to a service on MongoDB, which does not check it; nothing changed',
-  'If-Match is not supported with this store',
 )
 
 const badBody = errorResponse('Body is not JSON, not an object, or fails validation', {
@@ -113,7 +109,7 @@ const queryParameters = [
     name: 'cursor',
     in: 'query' as const,
     required: false,
-    description: 'Where the page starts: only as taken from the previous page\'s `Link` header',
+    description: "Where the page starts: only as taken from the previous page's `Link` header",
     schema: { type: 'string' as const },
   },
 ]
@@ -130,8 +126,8 @@ export const listItemsRoute = createRoute({
   summary: 'List every item, or those a query selects',
   description:
     'Every item, oldest first. With a query string: only the items the filters select, in ' +
-    'the order `sort` names, a page at a time with `limit`. Compressed (br or gzip) for a ' +
-    'client that accepts it. Public: needs no key.',
+    'the order `sort` names, a page at a time with `limit`. Without a query, compressed (br or ' +
+    'gzip) for a client that accepts it. Public: needs no key.',
   security: [],
   parameters: [ifNoneMatch, ...queryParameters],
   responses: {
@@ -150,7 +146,8 @@ export const listItemsRoute = createRoute({
         Link: {
           schema: {
             type: 'string',
-            example: '</items?genre=Crime&limit=20&cursor=WyI2NzQwYTFmMmMzZDRlNWY2YTdiOGM5ZDAiXQ>; rel="next"',
+            example:
+              '</items?genre=Crime&limit=20&cursor=WyI2NzQwYTFmMmMzZDRlNWY2YTdiOGM5ZDAiXQ>; rel="next"',
           },
           description: 'With `limit`, when more items follow: the next page',
         },
@@ -254,7 +251,6 @@ export const updateItemRoute = createRoute(
       412: preconditionFailed,
       413: tooLarge,
       415: notJson,
-      501: conditionUnsupported,
       503: unavailable,
       507: noSpace,
     },
@@ -278,7 +274,6 @@ export const deleteItemRoute = createRoute(
       401: unauthorized,
       404: notFound,
       412: preconditionFailed,
-      501: conditionUnsupported,
       503: unavailable,
       507: noSpace,
     },

@@ -91,14 +91,6 @@ export class PreconditionFailedError extends Error {
   }
 }
 
-/** The store cannot check `If-Match` safely; nothing changed. */
-export class ConditionalWriteUnsupportedError extends Error {
-  constructor() {
-    super('If-Match is not supported with this store')
-    this.name = 'ConditionalWriteUnsupportedError'
-  }
-}
-
 /** Another item already has this `id`. */
 export class DuplicateIdError extends Error {
   constructor(readonly id: string) {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { MongoClient } from 'mongodb'
-import { afterAll, describe } from 'vitest'
-import { describeItemStoreContract } from './item-store.contract.js'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { FeedEvent } from './change-feed.js'
+import { describeItemStoreContract, parseJsonBody } from './item-store.contract.js'
+import { PreconditionFailedError } from './item-store.js'
 import { MongoItemStore } from './mongo-item-store.js'
 
 const url = process.env.TEST_MONGODB_URL
@@ -22,12 +24,83 @@ describe.skipIf(!url)('MongoItemStore', () => {
     await client.close()
   })
 
-  describeItemStoreContract('MongoItemStore', () =>
-    MongoItemStore.connect({
-      url: url as string,
-      dbName,
-      collectionName: `movies_${++collections}`,
-      timeoutMs: 5_000,
-    }),
-  )
+  const open = (collectionName = `movies_${++collections}`) =>
+    MongoItemStore.connect({ url: url as string, dbName, collectionName, timeoutMs: 5_000 })
+
+  describeItemStoreContract('MongoItemStore', () => open())
+
+  describe('two instances on one collection', () => {
+    const movie = { id: 'tt0078748', name: 'Alien', genre: 'Horror' }
+    let one: MongoItemStore
+    let other: MongoItemStore
+    const tagOf = async (store: MongoItemStore) => (await store.findTagged(movie.id))?.etag ?? ''
+
+    beforeEach(async () => {
+      const collectionName = `movies_${++collections}`
+      one = await open(collectionName)
+      other = await open(collectionName)
+      await one.insert(movie)
+    })
+    afterEach(async () => {
+      await Promise.all([one.close(), other.close()])
+    })
+
+    it("refuse If-Match with a tag the other instance's write made stale", async () => {
+      const etag = await tagOf(one)
+      expect(await other.update(movie.id, { genre: 'Sci-fi' })).toBe(true)
+      const named = (tag: string) => tag === etag
+      await expect(one.update(movie.id, { name: 'Aliens' }, named)).rejects.toThrow(
+        PreconditionFailedError,
+      )
+      await expect(one.remove(movie.id, named)).rejects.toThrow(PreconditionFailedError)
+      expect(await parseJsonBody(await one.find(movie.id))).toMatchObject({ genre: 'Sci-fi' })
+    })
+
+    it('let exactly one of many writes under the same If-Match through', async () => {
+      const etag = await tagOf(one)
+      const named = (tag: string) => tag === etag
+      const writes = Array.from({ length: 8 }, (_, n) =>
+        (n % 2 ? one : other).update(movie.id, { year: 1979 + n }, named),
+      )
+      const results = await Promise.allSettled(writes)
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
+      for (const result of results) {
+        if (result.status === 'rejected')
+          expect(result.reason).toBeInstanceOf(PreconditionFailedError)
+      }
+    })
+
+    it('take an item as it is stored: a field named like a number added later, a "$" value', async () => {
+      await one.update(movie.id, { 1994: 'a field appended after the others', name: '$5 a day' })
+      const etag = await tagOf(other)
+      expect(await other.update(movie.id, { genre: 'Sci-fi' }, (tag) => tag === etag)).toBe(true)
+      const now = await tagOf(one)
+      expect(await one.remove(movie.id, (tag) => tag === now)).toBe(true)
+    })
+
+    it("see each other's writes in their change feeds, under the same event ids", async (context) => {
+      if (!other.changes) {
+        context.skip('the server is a standalone: change streams need a replica set or mongos')
+      }
+      const follow = (store: MongoItemStore) => {
+        const events: FeedEvent[] = []
+        store.changes?.subscribe({ event: (event) => events.push(event), end: () => {} })
+        return events
+      }
+      const [mine, theirs] = [follow(one), follow(other)]
+      await one.update(movie.id, { genre: 'Sci-fi' })
+      await one.insert({ ...movie, id: 'tt0090605', name: 'Aliens' })
+      await one.remove('tt0090605')
+      const deadline = Date.now() + 5_000
+      while ((mine.length < 3 || theirs.length < 3) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(theirs.map((event) => event.kind)).toEqual(['updated', 'created', 'deleted'])
+      const data = theirs.map((event) => JSON.parse(new TextDecoder().decode(event.data)))
+      expect(data[0]).toMatchObject({ ...movie, genre: 'Sci-fi' })
+      expect(data[1]).toMatchObject({ id: 'tt0090605' })
+      expect(data[2]._id).toBe(data[1]._id)
+      expect(mine.map((event) => event.id)).toEqual(theirs.map((event) => event.id))
+    })
+  })
 })

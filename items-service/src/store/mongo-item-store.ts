@@ -1,27 +1,42 @@
 import { createHash } from 'node:crypto'
 import {
   type Collection,
+  type Document,
+  type IndexDescription,
   MongoClient,
-  MongoNetworkError,
-  MongoOperationTimeoutError,
-  MongoServerError,
-  MongoServerSelectionError,
-  MongoTopologyClosedError,
   ObjectId,
 } from 'mongodb'
 import type { Item, ItemFields } from '../items/item.schema.js'
+import type { ChangeFeed } from './change-feed.js'
 import {
-  ConditionalWriteUnsupportedError,
-  DuplicateIdError,
   type ItemPage,
   type ItemQuery,
   type ItemStore,
-  StoreUnavailableError,
+  type PagePosition,
+  PreconditionFailedError,
   type TaggedJson,
   type WriteCondition,
 } from './item-store.js'
+import { MongoChangeFollower } from './mongo-change-stream.js'
+import { type DeadlineOptions, withinDeadline } from './mongo-deadline.js'
+import { toMongoFind } from './mongo-query.js'
+import { readSwapTarget } from './mongo-swap.js'
 
-const duplicateKeyCode = 11000
+/** The wire version of MongoDB 6.0, the first to keep pre-images for change streams. */
+const preImagesWireVersion = 17
+
+/**
+ * The unique `id`, and what serves a sorted page without sorting in memory: a sort field then
+ * `_id` ascending (the tie-breaker), in each direction, since an index read backwards would
+ * also reverse the ties. A sort on `id` needs none: `id_unique` serves it.
+ */
+const indexes: IndexDescription[] = [
+  { key: { id: 1 }, name: 'id_unique', unique: true },
+  { key: { name: 1, _id: 1 }, name: 'name_then_id' },
+  { key: { name: -1, _id: 1 }, name: 'name_desc_then_id' },
+  { key: { genre: 1, _id: 1 }, name: 'genre_then_id' },
+  { key: { genre: -1, _id: 1 }, name: 'genre_desc_then_id' },
+]
 
 export type MongoItemStoreOptions = {
   url: string
@@ -36,19 +51,40 @@ export type MongoItemStoreOptions = {
  * Several instances of the service may share the database, so nothing is cached: every read
  * answers what the database holds, and the list streams from the cursor. Every operation
  * settles within `timeoutMs`, with StoreUnavailableError when the database does not answer.
+ *
+ * `If-Match` is a compare-and-swap: the write's filter holds the whole item as read, so a
+ * change by any instance in between makes it match nothing. Queries run in the database.
+ * `changes` follows the collection's change stream, so it carries the writes of every instance,
+ * not only this one's; change streams need a replica set or a sharded cluster (Atlas is one),
+ * so on a standalone server `changes` is absent.
  */
 export class MongoItemStore implements ItemStore {
   readonly #client: MongoClient
   readonly #items: Collection
   readonly #timeoutMs: number
+  readonly #follower: MongoChangeFollower | undefined
 
-  private constructor(client: MongoClient, items: Collection, timeoutMs: number) {
+  private constructor(
+    client: MongoClient,
+    items: Collection,
+    timeoutMs: number,
+    follower: MongoChangeFollower | undefined,
+  ) {
     this.#client = client
     this.#items = items
     this.#timeoutMs = timeoutMs
+    this.#follower = follower
   }
 
-  /** Connects, checks the server answers and ensures the index. @throws when it does not in `timeoutMs`. */
+  get changes(): ChangeFeed | undefined {
+    return this.#follower?.feed
+  }
+
+  /**
+   * Connects, asks the server what it is, ensures the indexes and, where the server has change
+   * streams, opens one. @throws when the server is not found, or the rest does not succeed, in
+   * `timeoutMs` each.
+   */
   static async connect({
     url,
     dbName = 'data',
@@ -67,14 +103,26 @@ export class MongoItemStore implements ItemStore {
       socketTimeoutMS: timeoutMs,
       appName: 'items-service',
     })
+    let follower: MongoChangeFollower | undefined
     try {
       await client.connect()
       const items = client.db(dbName).collection(collectionName)
-      await withinDeadline(timeoutMs, () =>
-        items.createIndex({ id: 1 }, { unique: true, name: 'id_unique' }),
-      )
-      return new MongoItemStore(client, items, timeoutMs)
+      await withinDeadline(timeoutMs, async (signal) => {
+        const server = await client.db('admin').command({ hello: 1 }, { signal })
+        await items.createIndexes(indexes)
+        if (!hasChangeStreams(server)) return
+        signal.throwIfAborted()
+        follower = new MongoChangeFollower(items, {
+          preImages: Number(server.maxWireVersion) >= preImagesWireVersion,
+          // Each wait for changes must end before the socket timeout would cut it.
+          awaitMs: Math.min(1_000, Math.floor(timeoutMs / 2)),
+          reopenDelayMs: Math.min(1_000, timeoutMs),
+        })
+        await follower.opened
+      })
+      return new MongoItemStore(client, items, timeoutMs, follower)
     } catch (error) {
+      follower?.close()
       await client.close().catch(() => {})
       throw error
     }
@@ -141,8 +189,18 @@ export class MongoItemStore implements ItemStore {
     return body && { body, etag: tagOf(createHash('sha256').update(body)) }
   }
 
-  async query(_query: ItemQuery): Promise<ItemPage> {
-    throw new Error('query is not yet implemented with MongoDB')
+  /** One page, read whole within the deadline: a page is what the caller asked to hold. */
+  async query(query: ItemQuery): Promise<ItemPage> {
+    const { filter, sort, limit } = toMongoFind(query)
+    const options = limit === undefined ? { sort } : { sort, limit }
+    const documents = await this.#within((signal) =>
+      this.#items.find(filter, { ...options, signal }).toArray(),
+    )
+    const page = query.limit === undefined ? documents : documents.slice(0, query.limit)
+    const body = Buffer.from(`[${page.map((document) => JSON.stringify(document)).join(',')}]`)
+    const last = page.at(-1)
+    if (documents.length === page.length || !last) return { body }
+    return { body, next: positionOf(last, query.sort?.field) }
   }
 
   // The driver takes an abort signal on reads only; a write the deadline gives up on is let go
@@ -153,18 +211,17 @@ export class MongoItemStore implements ItemStore {
   }
 
   async update(id: string, fields: ItemFields, condition?: WriteCondition): Promise<boolean> {
-    if (condition) throw new ConditionalWriteUnsupportedError()
-    const { matchedCount } = await this.#within(
-      () => this.#items.updateOne({ id }, { $set: fields }),
-      { id: fields.id ?? id },
-    )
-    return matchedCount > 0
+    const write = async (filter: Document) =>
+      (await this.#items.updateOne(filter, { $set: fields })).matchedCount > 0
+    const duplicate = { id: fields.id ?? id }
+    if (!condition) return this.#within(() => write({ id }), duplicate)
+    return this.#within((signal) => this.#swap(id, condition, write, signal), duplicate)
   }
 
   async remove(id: string, condition?: WriteCondition): Promise<boolean> {
-    if (condition) throw new ConditionalWriteUnsupportedError()
-    const { deletedCount } = await this.#within(() => this.#items.deleteOne({ id }))
-    return deletedCount > 0
+    const write = async (filter: Document) => (await this.#items.deleteOne(filter)).deletedCount > 0
+    if (!condition) return this.#within(() => write({ id }))
+    return this.#within((signal) => this.#swap(id, condition, write, signal))
   }
 
   async ping(): Promise<void> {
@@ -172,12 +229,46 @@ export class MongoItemStore implements ItemStore {
   }
 
   async close(): Promise<void> {
+    this.#follower?.close()
     await this.#client.close()
+  }
+
+  /**
+   * A write under `If-Match` without a version field: the item is read, its tag asked about,
+   * and the write filtered on the item exactly as read. When that matches nothing, another write
+   * came between: the item changed (PreconditionFailedError) or is gone (false).
+   */
+  async #swap(
+    id: string,
+    condition: WriteCondition,
+    write: (filter: Document) => Promise<boolean>,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const target = await readSwapTarget(this.#items, id, signal)
+    if (!target) return false
+    if (!condition(tagOf(createHash('sha256').update(target.json)))) {
+      throw new PreconditionFailedError(id)
+    }
+    if (await write(target.unchanged)) return true
+    const now = await this.#items.findOne(target.same, { projection: { _id: 1 }, signal })
+    if (now) throw new PreconditionFailedError(id)
+    return false
   }
 
   #within<T>(operation: (signal: AbortSignal) => Promise<T>, options?: DeadlineOptions) {
     return withinDeadline(this.#timeoutMs, operation, options)
   }
+}
+
+/** Whether the server is a replica set member or a mongos: those have change streams. */
+function hasChangeStreams(hello: Document): boolean {
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid'
+}
+
+/** Where a page ends: its last item's `_id`, and its value of the sort field when sorted. */
+function positionOf(document: Document, field?: string): PagePosition {
+  const _id = String(document._id)
+  return field === undefined ? { _id } : { _id, value: String(document[field]) }
 }
 
 /** A strong entity tag from a digest of the bytes answered. */
@@ -192,50 +283,4 @@ async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator
   } finally {
     reader.releaseLock()
   }
-}
-
-/** The id a write is about (for DuplicateIdError), and the abort shared by a cursor's batches. */
-type DeadlineOptions = { id?: string; abort?: AbortController }
-
-/**
- * Settles as `operation` does, or rejects with StoreUnavailableError after `ms`, aborting its
- * signal first: where the driver listens, it then stops waiting for a server or a connection
- * and closes the connection that waits for the answer, which will not come.
- */
-async function withinDeadline<T>(
-  ms: number,
-  operation: (signal: AbortSignal) => Promise<T>,
-  { id, abort = new AbortController() }: DeadlineOptions = {},
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new StoreUnavailableError({ cause: new Error(`no answer within ${ms} ms`) })
-      abort.abort(error)
-      reject(error)
-    }, ms)
-  })
-  try {
-    return await Promise.race([operation(abort.signal), expired])
-  } catch (error) {
-    throw storeError(error, id)
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
-/** The driver's errors as the port's: a duplicate key, or a database that did not answer. */
-function storeError(error: unknown, id?: string): unknown {
-  if (id !== undefined && error instanceof MongoServerError && error.code === duplicateKeyCode) {
-    return new DuplicateIdError(id)
-  }
-  if (
-    error instanceof MongoServerSelectionError ||
-    error instanceof MongoNetworkError ||
-    error instanceof MongoOperationTimeoutError ||
-    error instanceof MongoTopologyClosedError
-  ) {
-    return new StoreUnavailableError({ cause: error })
-  }
-  return error
 }
