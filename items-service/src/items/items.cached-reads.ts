@@ -9,6 +9,11 @@ export type CachedRead = {
   read: (store: ItemStore, params: Record<string, string>) => Promise<TaggedJson | null>
   /** The same answer at once, from a store that keeps its items' JSON in memory. */
   readCached: (cached: CachedItems, params: Record<string, string>) => TaggedJson | null
+  /**
+   * Sent compressed to a client that accepts it (`list-variants.ts`), with `Vary:
+   * Accept-Encoding` on every answer.
+   */
+  compressible?: boolean
 }
 
 /**
@@ -20,6 +25,7 @@ export const listItems = {
   route: listItemsRoute,
   read: (store) => store.listTagged(),
   readCached: (cached) => cached.list(),
+  compressible: true,
 } satisfies CachedRead
 
 export const getItem = {

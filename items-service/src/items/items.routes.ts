@@ -19,7 +19,8 @@ const etagHeader = {
   ETag: {
     schema: { type: 'string', example: '"3f9a1c2b7d4e-42"' },
     description:
-      'Strong entity tag of the answered JSON; send it back in If-None-Match or If-Match',
+      'Strong entity tag of the answered bytes (a compressed list has its own, ending in ' +
+      '`-br"` or `-gzip"`); send it back in If-None-Match or If-Match',
   },
 } as const
 const listResponse = (description: string) => ({
@@ -113,6 +114,12 @@ const queryParameters = [
     schema: { type: 'string' as const },
   },
 ]
+const varyHeader = {
+  Vary: {
+    schema: { type: 'string', example: 'Accept-Encoding' },
+    description: 'The list without a query is sent compressed when the client accepts it',
+  },
+} as const
 const badQuery = errorResponse('A query parameter has a value it cannot have', {
   error: 'invalid query parameter',
   issues: [{ path: 'sort', message: 'must be one of id, -id, name, -name, genre, -genre' }],
@@ -135,10 +142,7 @@ export const listItemsRoute = createRoute({
       ...listResponse('The items'),
       headers: {
         ...etagHeader,
-        Vary: {
-          schema: { type: 'string', example: 'Accept-Encoding' },
-          description: 'The list without a query is sent compressed when the client accepts it',
-        },
+        ...varyHeader,
         'Content-Encoding': {
           schema: { type: 'string', enum: ['br', 'gzip'] },
           description: 'Present when the list is compressed',
@@ -153,7 +157,7 @@ export const listItemsRoute = createRoute({
         },
       },
     },
-    304: notModified,
+    304: { ...notModified, headers: { ...etagHeader, ...varyHeader } },
     400: badQuery,
     503: unavailable,
   },

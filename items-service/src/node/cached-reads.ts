@@ -1,8 +1,10 @@
 import type { IncomingMessage, RequestListener } from 'node:http'
 import { corsPolicy, requestIdFor, requestLine } from '@movies-and-mail/http-kit'
 import { RegExpRouter } from 'hono/router/reg-exp-router'
+import { negotiateEncoding, varyWithAcceptEncoding } from '../items/content-encoding.js'
 import { noneMatchHits } from '../items/entity-tags.js'
 import type { CachedRead } from '../items/items.cached-reads.js'
+import { type ListRepresentation, listVariants } from '../items/list-variants.js'
 import type { CachedItems, TaggedJson } from '../store/item-store.js'
 
 const dotSegment = /\/\.\.?(?:\/|$)/
@@ -15,14 +17,20 @@ export type CachedReadsOptions = {
   corsOrigins: readonly string[]
   /** As given to `createApp`. */
   log: (line: string) => void
+  /**
+   * Paths the app routes ahead of the reads that a read's pattern would match too
+   * (`/items/events` before `/items/{id}`): always the app's.
+   */
+  appPaths?: readonly string[]
 }
 
 /**
  * Puts the polled reads of a store that keeps its items' JSON in memory (`GET /items`,
  * `GET /items/<id>` of an item that exists, with their `ETag`, and 304 to an `If-None-Match`
- * that names it) in front of `app`, the Hono app's Node listener,
- * answered by node:http alone, at once. For an answer of a few hundred bytes, the adapter's web
- * `Request`/`Response` and Hono's dispatch cost more than the answer (README › Performance).
+ * that names it; the list compressed, from the same variants the app sends) in front of `app`,
+ * the Hono app's Node listener, answered by node:http alone, at once. For an answer of a few
+ * hundred bytes, the adapter's web `Request`/`Response` and Hono's dispatch cost more than the
+ * answer (README › Performance).
  *
  * Nothing is defined twice: the routes come from the same table the Hono app serves
  * (`cachedReads`), matched by Hono's own router and checked by each route's own param schema;
@@ -35,19 +43,22 @@ export type CachedReadsOptions = {
  */
 export function withCachedReads(
   app: RequestListener,
-  { reads, cached, corsOrigins, log }: CachedReadsOptions,
+  { reads, cached, corsOrigins, log, appPaths = [] }: CachedReadsOptions,
 ): RequestListener {
+  const appsOwn = new Set(appPaths)
   const cors = corsPolicy({ origins: corsOrigins })
   // The router Hono itself tries first, and the fastest of its routers at matching.
   const router = new RegExpRouter<CachedRead>()
   // The document's `{id}` is Hono's `:id`.
   for (const read of reads) router.add('GET', read.route.path.replace(/{(\w+)}/g, ':$1'), read)
+  // The entry `answer` matched, for its caller in the same turn: no object per request.
+  let answered: CachedRead | undefined
 
   function answer(request: IncomingMessage): TaggedJson | null {
     const url = request.url ?? ''
     if (request.method !== 'GET' || url.includes('?') || url.includes('%')) return null
     // The adapter resolves `.` and `..` segments before the app routes the path.
-    if (dotSegment.test(url)) return null
+    if (dotSegment.test(url) || appsOwn.has(url)) return null
     const [handlers, stash] = router.match('GET', url)
     const [matched] = handlers
     if (!matched || !stash) return null
@@ -56,6 +67,7 @@ export function withCachedReads(
     for (const name in indexes) params[name] = stash[indexes[name] as number] as string
     const schema = read.route.request?.params
     if (schema && !schema.safeParse(params).success) return null
+    answered = read
     return read.readCached(cached, params)
   }
 
@@ -73,17 +85,23 @@ export function withCachedReads(
     cors.addAnswerHeaders(request.headers.origin, (name, value) => {
       headers[name] = value
     })
+    let sent: ListRepresentation = found
+    if (answered?.compressible) {
+      sent = listVariants.of(found, negotiateEncoding(request.headers['accept-encoding']))
+      headers.vary = varyWithAcceptEncoding(headers.vary as string | undefined)
+    }
     const ifNoneMatch = request.headers['if-none-match']
     let status = 304
-    if (noneMatchHits(ifNoneMatch, found.etag)) {
-      headers.etag = found.etag
+    if (noneMatchHits(ifNoneMatch, sent.etag)) {
+      headers.etag = sent.etag
       response.writeHead(status, headers).end()
     } else {
       status = 200
       headers['content-type'] = 'application/json'
-      headers.etag = found.etag
-      headers['content-length'] = found.body.byteLength
-      response.writeHead(status, headers).end(found.body)
+      if (sent.coding !== undefined) headers['content-encoding'] = sent.coding
+      headers.etag = sent.etag
+      headers['content-length'] = sent.body.byteLength
+      response.writeHead(status, headers).end(sent.body)
     }
     log(requestLine(requestId, 'GET', request.url as string, status, startedAt))
   }

@@ -1,6 +1,7 @@
 import { redactText } from '@movies-and-mail/http-kit'
 import { batchedLines, listen, reachableAt, stopOnSignals } from '@movies-and-mail/http-kit/node'
 import { parseEnv, secretValues } from '../env.js'
+import { itemEventsRoute } from '../events/events.routes.js'
 import { cachedReads } from '../items/items.cached-reads.js'
 import { openItemStore } from '../store/open-item-store.js'
 import { withCachedReads } from './cached-reads.js'
@@ -39,7 +40,12 @@ async function main(): Promise<void> {
     }),
   )
   const { cached } = store
-  const reads = { reads: cachedReads, corsOrigins: settings.corsOrigins, log: output.write }
+  const reads = {
+    reads: cachedReads,
+    appPaths: [itemEventsRoute.path],
+    corsOrigins: settings.corsOrigins,
+    log: output.write,
+  }
   const [{ server, address, port }] = await Promise.all([
     listen(
       app.then(({ fetch }) => fetch),

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js'
 
 type Schema = Record<string, unknown>
@@ -107,7 +108,7 @@ export class OpenApiContract {
     )
     if (key === undefined) return [...problems, `Content-Type ${type} is not one of ${documented}`]
     if (!isJson(type)) return problems
-    const text = await response.clone().text()
+    const text = await decodedText(response)
     let body: unknown
     try {
       body = JSON.parse(text)
@@ -178,4 +179,13 @@ export function checkedAgainst<A extends Requestable>(
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
+}
+
+/** The answer's body as text, decompressed as its `Content-Encoding` says. */
+async function decodedText(response: Response): Promise<string> {
+  const bytes = Buffer.from(await response.clone().arrayBuffer())
+  const encoding = response.headers.get('content-encoding')?.toLowerCase()
+  if (encoding === 'br') return brotliDecompressSync(bytes).toString()
+  if (encoding === 'gzip') return gunzipSync(bytes).toString()
+  return bytes.toString()
 }
