@@ -1,31 +1,36 @@
 /** @jsxImportSource hono/jsx/dom */
-import type { ItemsClient, StoredItem } from '../../client/items-client.js'
-import type { Write } from './api-key.js'
+import type { ItemsClient } from '../../client/items-client.js'
 import { Field } from './field.js'
 import { useFormSubmit } from './use-form-submit.js'
+import type { Send } from './use-movies.js'
 
 type Props = {
   client: ItemsClient
-  write: Write
+  send: Send
   announce: (message: string) => void
-  onChange: (items: StoredItem[]) => void
+  /** The genre the list shows, if one: a movie of another is added but not shown. */
+  shownGenre: string
 }
 
 /** The "Add movie" form; shows the server's message when it refuses, issues at their field. */
-export function AddMovieForm({ client, write, announce, onChange }: Props) {
+export function AddMovieForm({ client, send, announce, shownGenre }: Props) {
   const { error, fieldErrors, busy, submit } = useFormSubmit({
     service: 'items service',
     required: ['id', 'name', 'genre'],
     send: (field) =>
-      write(() =>
+      send([`created:${field('id')}`], () =>
         client.items.$post({
           json: { id: field('id'), name: field('name'), genre: field('genre') },
         }),
       ),
-    onSuccess: async (response, form) => {
-      const name = String(new FormData(form).get('name') ?? '').trim()
-      onChange((await response.json()) as StoredItem[])
-      announce(`Added ${name}`)
+    onSuccess: async (_response, form) => {
+      const data = new FormData(form)
+      const name = String(data.get('name') ?? '').trim()
+      const genre = String(data.get('genre') ?? '').trim()
+      const hidden = shownGenre !== '' && genre !== shownGenre
+      announce(
+        hidden ? `Added ${name} (not shown: the list shows ${shownGenre} only)` : `Added ${name}`,
+      )
       form.reset()
       form.querySelector<HTMLInputElement>('input')?.focus()
     },

@@ -1,17 +1,15 @@
 /** @jsxImportSource hono/jsx/dom */
 import { ErrorBoundary, render, useEffect, useState } from 'hono/jsx/dom'
-import { type ItemsClient, itemsClient, type StoredItem } from '../../client/items-client.js'
+import { type ItemsClient, itemsClient } from '../../client/items-client.js'
 import { AddMovieForm } from './add-movie-form.js'
-import { describeFailure, describeNetworkError } from './api-error.js'
 import { keyedFetch, useApiKey } from './api-key.js'
 import { markAppStarted, showAppFailure, watchForFailures } from './app-failure.js'
 import { KeyPrompt } from './key-prompt.js'
 import { MovieList } from './movie-list.js'
 import { SendMailForm } from './send-mail-form.js'
+import { useMovies } from './use-movies.js'
 
 function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: string }) {
-  const [movies, setMovies] = useState<StoredItem[] | null>(null)
-  const [loadError, setLoadError] = useState('')
   const [notice, setNotice] = useState('')
   const apiKey = useApiKey()
   // Emptied first, so that the same words twice ("Saved Up" after "Saved Up") are said again.
@@ -19,23 +17,15 @@ function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: 
     setNotice('')
     setTimeout(() => setNotice(message), 50)
   }
+  const movies = useMovies({ client, write: apiKey.write, announce })
 
-  useEffect(() => {
-    client.items
-      .$get()
-      .then(async (response) => {
-        if (response.status === 200) setMovies(await response.json())
-        else setLoadError(await describeFailure(response))
-      })
-      .catch((failure: unknown) => setLoadError(describeNetworkError(failure, 'items service')))
-    markAppStarted()
-  }, [])
+  useEffect(() => markAppStarted(), [])
 
   return (
     <>
-      {loadError && (
+      {movies.loadError && (
         <p class="card message error" role="alert">
-          {loadError}
+          {movies.loadError}
         </p>
       )}
       {apiKey.asking && (
@@ -49,13 +39,22 @@ function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: 
       <p class="message notice" role="status" aria-live="polite">
         {notice}
       </p>
-      <AddMovieForm client={client} write={apiKey.write} announce={announce} onChange={setMovies} />
+      <AddMovieForm
+        client={client}
+        send={movies.send}
+        announce={announce}
+        shownGenre={movies.genre}
+      />
       <MovieList
         client={client}
-        write={apiKey.write}
+        send={movies.send}
         announce={announce}
-        movies={movies}
-        onChange={setMovies}
+        movies={movies.movies}
+        genre={movies.genre}
+        genres={movies.genres}
+        onGenre={movies.chooseGenre}
+        stream={movies.stream}
+        onEditing={(movie, editing) => (editing ? movies.hold(movie) : movies.release(movie._id))}
       />
       <SendMailForm mailServiceUrl={mailServiceUrl} announce={announce} />
     </>

@@ -1,24 +1,33 @@
 /** @jsxImportSource hono/jsx/dom */
-import { useEffect, useRef } from 'hono/jsx/dom'
+import { useEffect, useRef, useState } from 'hono/jsx/dom'
 import type { StoredItem } from '../../client/items-client.js'
+import { EditBase, type ReadVersion } from './edit-base.js'
 import { Field } from './field.js'
 import { useFormSubmit } from './use-form-submit.js'
 
 type Props = {
   movie: StoredItem
-  onSave: (fields: { name: string; genre: string }) => Promise<Response>
+  readVersion: ReadVersion
+  /** Saves the fields over the version the editor started from; a string says why not. */
+  onSave: (base: EditBase, fields: { name: string; genre: string }) => Promise<Response | string>
   onSaved: (response: Response, name: string) => Promise<void>
   onClose: () => void
 }
 
-/** The inline editor of a movie's name and genre; opens with focus in its first field. */
-export function MovieEditor({ movie, onSave, onSaved, onClose }: Props) {
+/**
+ * The inline editor of a movie's name and genre; opens with focus in its first field. It keeps
+ * the movie as it was when opened, so a change arriving from elsewhere does not replace what
+ * the user is typing; saving over that change is refused and explained instead.
+ */
+export function MovieEditor({ movie: current, readVersion, onSave, onSaved, onClose }: Props) {
+  const [movie] = useState(current)
+  const [base] = useState(() => new EditBase(readVersion, current))
   const form = useRef<HTMLFormElement>(null)
   useEffect(() => form.current?.querySelector('input')?.focus(), [])
   const { error, fieldErrors, busy, submit } = useFormSubmit({
     service: 'items service',
     required: ['name', 'genre'],
-    send: (field) => onSave({ name: field('name'), genre: field('genre') }),
+    send: (field) => onSave(base, { name: field('name'), genre: field('genre') }),
     onSuccess: async (response, sent) => {
       await onSaved(response, String(new FormData(sent).get('name') ?? '').trim())
       onClose()

@@ -1,81 +1,127 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useEffect, useRef, useState } from 'hono/jsx/dom'
 import { type ItemsClient, itemParam, type StoredItem } from '../../client/items-client.js'
+import type { ItemFields } from '../../items/item.schema.js'
 import { describeFailure, describeNetworkError } from './api-error.js'
-import type { Write } from './api-key.js'
+import type { StreamState } from './change-stream.js'
+import { conflictMessage } from './conflict-message.js'
+import type { DeleteOutcome } from './delete-question.js'
+import { type EditBase, versionReader } from './edit-base.js'
+import { GenreFilter } from './genre-filter.js'
+import { LiveNote } from './live-note.js'
 import { MovieRow } from './movie-row.js'
+import type { Send } from './use-movies.js'
 
 type Props = {
   client: ItemsClient
-  write: Write
+  send: Send
   announce: (message: string) => void
   movies: StoredItem[] | null
-  onChange: (items: StoredItem[]) => void
+  genre: string
+  genres: string[]
+  onGenre: (genre: string) => void
+  stream: StreamState
+  onEditing: (movie: StoredItem, editing: boolean) => void
 }
 
-/** The movies, each with Edit and Delete; a failed delete shows the server's message. */
-export function MovieList({ client, write, announce, movies, onChange }: Props) {
+/**
+ * The movies (of one genre, or all), each with Edit and Delete; a failed delete shows the
+ * server's message. When the row that had the focus goes (deleted here or elsewhere, or moved
+ * out of the genre), the focus goes to the row now in its place, or to the heading.
+ */
+export function MovieList({ client, send, announce, movies, genre, genres, ...props }: Props) {
   const [error, setError] = useState('')
+  const [readVersion] = useState(() => versionReader(client))
   const heading = useRef<HTMLHeadingElement>(null)
   const list = useRef<HTMLUListElement>(null)
-  /** The place of a deleted row: focus goes to the row now there, or to the heading. */
-  const deletedAt = useRef<number | null>(null)
+  /** The element in the list that last had the focus, and the place of its row. */
+  const lastFocus = useRef<{ element: Element; index: number } | null>(null)
 
   useEffect(() => {
-    const index = deletedAt.current
-    if (index === null) return
-    deletedAt.current = null
-    const next = list.current?.children[index]?.querySelector('button')
+    const last = lastFocus.current
+    const lost = document.activeElement === document.body || document.activeElement === null
+    if (!last || last.element.isConnected || !lost) return
+    lastFocus.current = null
+    const next = list.current?.children[last.index]?.querySelector('button')
     ;(next ?? heading.current)?.focus()
   }, [movies])
 
-  const save = (movie: StoredItem, fields: { name: string; genre: string }) =>
-    write(() => client.items[':id'].$put({ param: itemParam(movie.id), json: fields }))
-  const accept = async (response: Response) => onChange((await response.json()) as StoredItem[])
+  const rememberFocus = (event: FocusEvent) => {
+    const row = (event.target as Element).closest('li')
+    const index = row ? [...(list.current?.children ?? [])].indexOf(row) : -1
+    if (index >= 0) lastFocus.current = { element: event.target as Element, index }
+  }
 
-  /** Deletes one movie; true when the server did. */
-  const remove = async (movie: StoredItem): Promise<boolean> => {
+  const save = async (movie: StoredItem, base: EditBase, fields: ItemFields) => {
+    const answer = await base.write(
+      (id, headers) =>
+        send([`updated:${movie._id}`], () =>
+          client.items[':id'].$put({ param: itemParam(id), json: fields }, { headers }),
+        ),
+      movie.id,
+    )
+    return answer instanceof Response ? answer : conflictMessage(answer, 'edit', movie)
+  }
+
+  const remove = async (movie: StoredItem, base: EditBase): Promise<DeleteOutcome> => {
     setError('')
     try {
-      const response = await write(() =>
-        client.items[':id'].$delete({ param: itemParam(movie.id) }),
+      const answer = await base.write(
+        (id, headers) =>
+          send([`deleted:${movie._id}`], () =>
+            client.items[':id'].$delete({ param: itemParam(id) }, { headers }),
+          ),
+        movie.id,
       )
-      if (!response.ok) {
-        setError(await describeFailure(response))
-        return false
+      // Deleted elsewhere first: what was asked for is done.
+      if (!(answer instanceof Response) && answer.now === 'gone') {
+        announce(`${movie.name} was already deleted`)
+        return 'deleted'
       }
-      deletedAt.current = movies?.findIndex((listed) => listed._id === movie._id) ?? 0
-      await accept(response)
+      if (!(answer instanceof Response)) {
+        return { refused: conflictMessage(answer, 'delete', movie) }
+      }
+      if (!answer.ok) {
+        setError(await describeFailure(answer))
+        return 'failed'
+      }
       announce(`Deleted ${movie.name}`)
-      return true
+      return 'deleted'
     } catch (failure) {
       setError(describeNetworkError(failure, 'items service'))
-      return false
+      return 'failed'
     }
   }
 
+  const empty = genre ? `No ${genre} movies.` : 'No movies yet. Add the first one above.'
   return (
     <section class="card" aria-labelledby="movies-heading">
-      <h2 id="movies-heading" tabindex={-1} ref={heading}>
-        Movies <span class="count">{movies ? movies.length : ''}</span>
-      </h2>
+      <div class="list-head">
+        <h2 id="movies-heading" tabindex={-1} ref={heading}>
+          {genre ? `${genre} movies` : 'Movies'}{' '}
+          <span class="count">{movies ? movies.length : ''}</span>
+        </h2>
+        <GenreFilter genre={genre} genres={genres} onGenre={props.onGenre} />
+      </div>
+      <LiveNote stream={props.stream} />
       <p class="message error" role="alert">
         {error}
       </p>
       {movies === null ? (
         <p class="empty">Loading…</p>
       ) : movies.length === 0 ? (
-        <p class="empty">No movies yet. Add the first one above.</p>
+        <p class="empty">{empty}</p>
       ) : (
-        <ul class="movies" aria-label="Movies" ref={list}>
+        <ul class="movies" aria-label="Movies" ref={list} onFocusIn={rememberFocus}>
           {movies.map((movie) => (
             <MovieRow
               key={movie._id}
               movie={movie}
+              readVersion={readVersion}
               announce={announce}
               onSave={save}
-              onSaved={accept}
               onDelete={remove}
+              onEditing={props.onEditing}
             />
           ))}
         </ul>

@@ -6,8 +6,11 @@ type FormSubmit = {
   service: string
   /** Fields that must not be blank, checked before sending with the server's words. */
   required?: readonly string[]
-  /** Sends the request, reading the form's fields (trimmed) by name. */
-  send: (field: (name: string) => string) => Promise<Response>
+  /**
+   * Sends the request, reading the form's fields (trimmed) by name; resolves with its answer,
+   * or with the message to show when it was refused in a way the caller explains itself.
+   */
+  send: (field: (name: string) => string) => Promise<Response | string>
   /** Runs for a 2xx answer. */
   onSuccess: (response: Response, form: HTMLFormElement) => void | Promise<void>
 }
@@ -40,7 +43,8 @@ export function useFormSubmit({ service, required = [], send, onSuccess }: FormS
     setBusy(true)
     try {
       const response = await send(field)
-      if (response.ok) await onSuccess(response, form)
+      if (typeof response === 'string') setError(response)
+      else if (response.ok) await onSuccess(response, form)
       else {
         const failure = await readFailure(response, required)
         setError(failure.message)

@@ -1,0 +1,71 @@
+/** @jsxImportSource hono/jsx/dom */
+import { useEffect, useRef, useState } from 'hono/jsx/dom'
+import type { StoredItem } from '../../client/items-client.js'
+import { EditBase, type ReadVersion } from './edit-base.js'
+
+/** A delete's outcome: done, failed (the list says why), or refused with a message for the row. */
+export type DeleteOutcome = 'deleted' | 'failed' | { refused: string }
+
+type Props = {
+  movie: StoredItem
+  readVersion: ReadVersion
+  onDelete: (base: EditBase) => Promise<DeleteOutcome>
+  onClose: () => void
+}
+
+/**
+ * "Delete <name>? Yes / No" in the row, focus on No. Yes deletes the version the question was
+ * asked about: changed elsewhere since, the row says so and asks again.
+ */
+export function DeleteQuestion({ movie, readVersion, onDelete, onClose }: Props) {
+  const [base] = useState(() => new EditBase(readVersion, movie))
+  const [deleting, setDeleting] = useState(false)
+  const [refusal, setRefusal] = useState('')
+  // A ref, not state: a second click can come before the disabled button is rendered.
+  const inFlight = useRef(false)
+  const noButton = useRef<HTMLButtonElement>(null)
+  useEffect(() => noButton.current?.focus(), [refusal])
+
+  const confirm = async () => {
+    if (inFlight.current) return
+    inFlight.current = true
+    setDeleting(true)
+    const outcome = await onDelete(base)
+    // Deleted: the row goes with the movie.
+    if (outcome === 'deleted') return
+    inFlight.current = false
+    setDeleting(false)
+    if (outcome === 'failed') onClose()
+    else setRefusal(outcome.refused)
+  }
+
+  const questionId = `delete-question-${movie._id}`
+  return (
+    <li
+      class="movie confirming"
+      onKeyDown={(event: KeyboardEvent) => event.key === 'Escape' && !deleting && onClose()}
+    >
+      <span class="movie-id">{movie.id}</span>
+      <span class="confirm-question" id={questionId}>
+        {deleting ? `Deleting ${movie.name}…` : `Delete ${movie.name}?`}
+      </span>
+      <fieldset class="actions" aria-labelledby={questionId} aria-busy={deleting}>
+        <button type="button" class="danger" disabled={deleting} onClick={confirm}>
+          Yes
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          ref={noButton}
+          disabled={deleting}
+          onClick={onClose}
+        >
+          No
+        </button>
+      </fieldset>
+      <p class="message error" role="alert">
+        {refusal}
+      </p>
+    </li>
+  )
+}
