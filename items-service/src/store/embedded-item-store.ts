@@ -8,6 +8,7 @@ import {
 import { SortableIdSequence } from '@movies-and-mail/http-kit'
 import type { Database } from 'lmdb'
 import type { Item, ItemFields } from '../items/item.schema.js'
+import { ChangeFeed } from './change-feed.js'
 import {
   type CachedItems,
   DuplicateIdError,
@@ -20,7 +21,6 @@ import {
   type TaggedJson,
   type WriteCondition,
 } from './item-store.js'
-import { ChangeFeed } from './change-feed.js'
 import { JsonListCache } from './json-list-cache.js'
 import { JsonListQuery } from './json-list-query.js'
 import { importNedbOnce } from './nedb-import.js'
