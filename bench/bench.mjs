@@ -1,28 +1,33 @@
 // npm run bench: items-service, a bare node:http bound and json-server 0.17.4 side by side on the
-// same generated movies, loaded with autocannon; writes the table to bench/RESULTS.md.
+// same generated movies, loaded with autocannon; then the sync features (304 polls, compressed
+// lists, the change feed) against the bound; writes the tables to bench/RESULTS.md.
 //
 //   node bench/bench.mjs [--n 1000] [--seconds 5] [--rounds 2] [--writes N] [--big 100000]
-//                        [--out bench/RESULTS.md] [--quick]
+//                        [--streams 1000] [--mutations 50] [--out bench/RESULTS.md] [--quick]
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { measureFeeds } from './feed.mjs'
 import { dataDir, listed, median, prepare, startAll, timePut } from './fixtures.mjs'
 import { connections, load } from './load.mjs'
 import { movie, movies } from './movies.mjs'
 import { describeRun } from './notes.mjs'
 import { endpoints, report } from './report.mjs'
+import { syncReport, syncRunRows } from './report-sync.mjs'
 import {
   closeConnections,
   killAllNow,
   memoryMiB,
   send,
+  snapshotItemsBuild,
   startItemsService,
   startReference,
   stopAll,
   stopServer,
 } from './servers.mjs'
+import { measureSyncReads } from './sync.mjs'
 
 const labels = { items: 'items-service', bound: 'bound', json: 'json-server' }
 
@@ -34,6 +39,8 @@ function parseOptions() {
       rounds: { type: 'string' },
       writes: { type: 'string' },
       big: { type: 'string' },
+      streams: { type: 'string' },
+      mutations: { type: 'string' },
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
     },
@@ -56,6 +63,9 @@ function parseOptions() {
     warmupWrites: Math.max(connections, Math.round(writes / 5)),
     warmup: Math.min(1, seconds),
     big: Math.round(number('big', quick ? 500 : 100_000, 1)),
+    streams: Math.round(number('streams', quick ? 50 : 1000, 1)),
+    mutations: Math.round(number('mutations', quick ? 5 : 50, 1)),
+    gapMs: 50,
     out: values.out ?? fileURLToPath(new URL('RESULTS.md', import.meta.url)),
     connections,
     coldTries: quick ? 3 : 5,
@@ -75,7 +85,10 @@ async function main() {
   }
   // Bounded in time: a generous multiple of what the options should take, then stop everything.
   const expectedSeconds =
-    options.rounds * 18 * (options.seconds + options.warmup + 2) + 60 + options.big / 1000
+    options.rounds * 26 * (options.seconds + options.warmup + 2) +
+    120 +
+    options.big / 1000 +
+    options.streams / 20
   const deadline = setTimeout(async () => {
     say(`bench: still running after ${Math.round(expectedSeconds * 3)} s; stopping every server`)
     await cleanup()
@@ -104,6 +117,7 @@ async function main() {
 
 async function measure(options, work, say, started) {
   const { n, seconds, warmup, writes, warmupWrites, big } = options
+  await snapshotItemsBuild(work)
   const large = n * 10
   const all = movies(Math.max(big, large))
   const base = all.slice(0, n)
@@ -112,6 +126,8 @@ async function measure(options, work, say, started) {
   const filesLarge = await prepare(work, all.slice(0, large))
   const filesBig = big === large ? filesLarge : await prepare(work, all.slice(0, big))
   const runs = []
+  const syncRuns = []
+  const syncMissing = new Map()
   const putTimes = new Map()
   const keepPut = (size, server, put) => {
     const row = putTimes.get(size) ?? { n: size, bytes: put.bytes }
@@ -127,7 +143,7 @@ async function measure(options, work, say, started) {
       const run = await load(server, main)
       runs.push({ round, endpoint, n: size, server: key, label: labels[key], ...run })
       say(
-        `round ${round} ${endpoint} n=${size} ${labels[key]}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`,
+        `round ${round} ${endpoint} n=${size} ${labels[key]}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} ms, unexpected status ${run.unexpected}, errors ${run.errors}`,
       )
     }
   }
@@ -146,6 +162,7 @@ async function measure(options, work, say, started) {
       warm: { cycle: reads, seconds: warmup },
       main: { cycle: reads, seconds },
     }))
+    await measureSyncReads({ round, servers, n, ids: baseIds, options, say, syncRuns, syncMissing })
     // The whole item with one field changed (json-server's PUT replaces, ours merges); two
     // passes with different values, so that consecutive writes of an item change it.
     const updates = [1, 2].flatMap((pass) =>
@@ -192,6 +209,9 @@ async function measure(options, work, say, started) {
       keepPut(large, key, await timePut(servers[key], baseIds[0], options.putTries))
     await stopAll()
   }
+
+  // The change feed: each server alone, holding n items, with the streams in a child process.
+  const feed = await measureFeeds({ work, files: filesN, ids: baseIds, options, say })
 
   // Cold start: spawn to the first 200 from GET /items, on a fresh copy of the data each time.
   const coldStarts = []
@@ -252,6 +272,10 @@ async function measure(options, work, say, started) {
     loading,
     started,
     endpoints,
+    sync: {
+      section: syncReport({ options, syncRuns, syncMissing, feed }),
+      runs: syncRunRows(syncRuns),
+    },
   })
 }
 

@@ -1,8 +1,10 @@
 // Load runs with autocannon (the library, in this process): 50 connections, a warm-up first.
 // Every connection gets its own list of requests, built once before the run, so the load
 // generator spends its time on the wire, not on building requests, and every request is valid.
+// The sync reads use a leaner generator instead (socket-load.mjs), with the same bookkeeping.
 import autocannon from 'autocannon'
 import { cpuSeconds, machineBusySeconds } from './servers.mjs'
+import { requestBytes, socketLoad } from './socket-load.mjs'
 
 export const connections = 50
 
@@ -10,18 +12,23 @@ export const connections = 50
  * Stream kinds:
  * - `{ cycle: requests }`: for a time, connection i cycles through requests i, i+50, i+100, ...
  * - `{ once: requests }`: each request exactly once, over the connections (a count, not a time).
- * A request is { method, path, body? }.
+ * A request is { method, path, body?, headers? }. Answers of another status than `expect` (any
+ * 2xx when not given) are counted in `unexpected` (and in `non2xx` when not 2xx).
+ * `generator: 'sockets'` loads a cycle of bodiless requests with socket-load.mjs.
  */
-export async function load(server, { cycle, once, seconds }) {
+export async function load(server, { cycle, once, seconds, expect, generator = 'autocannon' }) {
   await settle(server)
   const requests = (cycle ?? once).map(build)
+  const ownOf = (i) => {
+    const own = requests.filter((_, index) => index % connections === i % requests.length)
+    return own.length > 0 ? own : [requests[i % requests.length]]
+  }
   let nextClient = 0
   let nextOnce = 0
   const setupClient = (client) => {
     const i = nextClient++
     if (cycle) {
-      const own = requests.filter((_, index) => index % connections === i % requests.length)
-      client.setRequests(own.length > 0 ? own : [requests[i % requests.length]])
+      client.setRequests(ownOf(i))
     } else {
       // autocannon gives connection i exactly `responseMax` requests: hand it that many ids.
       client.setRequests(requests.slice(nextOnce, nextOnce + client.responseMax))
@@ -31,25 +38,38 @@ export async function load(server, { cycle, once, seconds }) {
   const latencies = []
   let last = 0
   let non2xx = 0
+  let unexpected = 0
   let bytes = 0
   const cpuBefore = cpuSeconds(server.pid)
   const busyBefore = machineBusySeconds()
   const ownBefore = process.cpuUsage()
-  const start = performance.now()
-  const instance = autocannon({
-    url: server.url,
-    connections,
-    ...(once ? { amount: once.length } : { duration: seconds }),
-    timeout: 30,
-    setupClient,
-  })
-  instance.on('response', (_client, status, answerBytes, ms) => {
+  const onAnswer = (status, answerBytes, ms) => {
     last = performance.now()
     latencies.push(ms)
     bytes += answerBytes
-    if (status < 200 || status > 299) non2xx++
-  })
-  const result = await instance
+    const ok = status >= 200 && status <= 299
+    if (!ok) non2xx++
+    if (expect === undefined ? !ok : status !== expect) unexpected++
+  }
+  const start = performance.now()
+  let result
+  if (generator === 'sockets') {
+    const host = `127.0.0.1:${server.port}`
+    const own = Array.from({ length: connections }, (_, i) =>
+      ownOf(i).map((request) => requestBytes(host, request)),
+    )
+    result = await socketLoad({ port: server.port, connections, requests: own, seconds, onAnswer })
+  } else {
+    const instance = autocannon({
+      url: server.url,
+      connections,
+      ...(once ? { amount: once.length } : { duration: seconds }),
+      timeout: 30,
+      setupClient,
+    })
+    instance.on('response', (_client, status, answerBytes, ms) => onAnswer(status, answerBytes, ms))
+    result = await instance
+  }
   const end = performance.now()
   const cpu = cpuSeconds(server.pid) - cpuBefore
   const own = process.cpuUsage(ownBefore)
@@ -68,6 +88,7 @@ export async function load(server, { cycle, once, seconds }) {
     p50: at(0.5),
     p99: at(0.99),
     non2xx,
+    unexpected,
     errors: result.errors,
     bytesPerAnswer: latencies.length ? bytes / latencies.length : 0,
     cpu: cpu / wall,
@@ -80,7 +101,7 @@ export async function load(server, { cycle, once, seconds }) {
  * Waits until the server is idle (under 5% of a core over 200 ms): when a run stops, the
  * server may still be working through requests that the load generator has abandoned.
  */
-async function settle(server, limitMs = 60_000) {
+export async function settle(server, limitMs = 60_000) {
   const until = performance.now() + limitMs
   while (performance.now() < until) {
     const before = cpuSeconds(server.pid)
@@ -89,8 +110,13 @@ async function settle(server, limitMs = 60_000) {
   }
 }
 
-function build({ method, path, body }) {
+function build({ method, path, body, headers = {} }) {
   return body === undefined
-    ? { method, path }
-    : { method, path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+    ? { method, path, headers }
+    : {
+        method,
+        path,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }
 }

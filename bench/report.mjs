@@ -1,20 +1,8 @@
 // Turns the measurements into the Markdown that is printed and written to the out file.
 import { cpus, release } from 'node:os'
+import { count, cpuPerAnswer, fixed, ratio, verdict } from './format.mjs'
 
 const servers = ['items', 'bound', 'json']
-const fixed = (value, digits = 0) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })
-    : 'n/a'
-const ratio = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a')
-const verdict = (met) => (met ? 'met' : '**missed**')
-const count = (n) => n.toLocaleString('en-US')
-
-/** Server CPU seconds spent per answer in a run. */
-const cpuPerAnswer = (run) => run.cpu / run.rps
 
 /** The row keys, in table order. */
 export const endpoints = [
@@ -49,8 +37,20 @@ function target(row, best) {
   return `>= 0.8x bound POST: ${ratio(share)}, ${verdict(share >= 0.8)}`
 }
 
-/** The Markdown report. */
-export function report({ options, runs, moves, coldStarts, memory, putTimes, loading, started }) {
+/**
+ * The Markdown report; `sync` holds the lines of the sync section and of its runs' table.
+ */
+export function report({
+  options,
+  runs,
+  moves,
+  coldStarts,
+  memory,
+  putTimes,
+  loading,
+  started,
+  sync,
+}) {
   const best = bestOf(runs)
   const lines = []
   const cpu = cpus()
@@ -59,7 +59,8 @@ export function report({ options, runs, moves, coldStarts, memory, putTimes, loa
   lines.push(
     `Run on ${started.toISOString().slice(0, 10)}: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ` +
       `Node ${process.version}, Linux ${release()}. Options: \`--n ${options.n} --seconds ${options.seconds} ` +
-      `--rounds ${options.rounds} --writes ${options.writes} --big ${options.big}\`.`,
+      `--rounds ${options.rounds} --writes ${options.writes} --big ${options.big} ` +
+      `--streams ${options.streams} --mutations ${options.mutations}\`.`,
   )
   lines.push('')
   lines.push(
@@ -148,6 +149,7 @@ export function report({ options, runs, moves, coldStarts, memory, putTimes, loa
     )
   }
   lines.push('')
+  lines.push(...sync.section)
   lines.push('## How the servers were run and loaded')
   lines.push('')
   for (const line of loading) lines.push(`- ${line}`)
@@ -164,5 +166,11 @@ export function report({ options, runs, moves, coldStarts, memory, putTimes, loa
     )
   }
   lines.push('')
+  if (sync.runs.length > 2) {
+    lines.push('## Every measured sync run')
+    lines.push('')
+    lines.push(...sync.runs)
+    lines.push('')
+  }
   return lines.join('\n')
 }

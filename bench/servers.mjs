@@ -3,12 +3,16 @@
 // on failure and on Ctrl-C.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { cp, readFile, rm, symlink } from 'node:fs/promises'
 import { Agent, createServer, request } from 'node:http'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
-const itemsEntry = fileURLToPath(new URL('../items-service/dist/server.js', import.meta.url))
+const itemsDist = fileURLToPath(new URL('../items-service/dist/', import.meta.url))
+let itemsEntry = join(itemsDist, 'server.js')
 const referenceEntry = fileURLToPath(new URL('reference-server.mjs', import.meta.url))
+const heapProbe = fileURLToPath(new URL('heap-probe.cjs', import.meta.url))
 const jsonServerBin = fileURLToPath(
   new URL('../node_modules/json-server/lib/cli/bin.js', import.meta.url),
 )
@@ -19,9 +23,9 @@ const running = new Set()
  * Spawns `node <args>`, drains its stdout and stderr the way a terminal or a pipe would (keeping
  * the tail for error messages), and resolves once `ready(stdout so far)` returns a port.
  */
-function startNode(name, args, { env = {}, cwd = root, ready, timeoutMs = 60_000 }) {
+function startNode(name, args, { env = {}, cwd = root, ready, timeoutMs = 60_000, nodeArgs = [] }) {
   const started = performance.now()
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,20 +65,59 @@ function startNode(name, args, { env = {}, cwd = root, ready, timeoutMs = 60_000
   })
 }
 
-/** items-service as a user runs it: the built entry, embedded store in `dataDir`, defaults on. */
-export function startItemsService(dataDir) {
+/**
+ * Runs items-service from a copy of its build under `work`, so that every server of the run is
+ * the same build even if the workspace is rebuilt meanwhile; its packages (lmdb) still resolve
+ * from the workspace's node_modules.
+ */
+export async function snapshotItemsBuild(work) {
+  const dir = join(work, 'items-service')
+  await cp(itemsDist, join(dir, 'dist'), { recursive: true })
+  await symlink(join(root, 'node_modules'), join(work, 'node_modules'), 'dir')
+  itemsEntry = join(dir, 'dist', 'server.js')
+}
+
+/**
+ * items-service as a user runs it: the built entry, embedded store in `dataDir`, defaults on.
+ * With `heapFile`, the heap probe is preloaded and writes there (`readHeap`).
+ */
+export function startItemsService(dataDir, { heapFile } = {}) {
   return startNode('items-service', [itemsEntry], {
     // Port 0 asks the OS for a free port; the start-up line tells which. Loopback only.
-    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir },
+    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...probeEnv(heapFile) },
+    nodeArgs: probeArgs(heapFile),
     ready: (out) => Number(/listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1]),
   })
 }
 
-/** The bare node:http bound, serving the documents in `documentsFile`. */
-export function startReference(documentsFile) {
+/** The bare node:http bound, serving the documents in `documentsFile`; `heapFile` as above. */
+export function startReference(documentsFile, { heapFile } = {}) {
   return startNode('bound', [referenceEntry, documentsFile], {
+    env: probeEnv(heapFile),
+    nodeArgs: probeArgs(heapFile),
     ready: (out) => Number(/listening on (\d+)/.exec(out)?.[1]),
   })
+}
+
+const probeEnv = (heapFile) => (heapFile ? { BENCH_HEAP_FILE: heapFile } : {})
+const probeArgs = (heapFile) => (heapFile ? ['--require', heapProbe] : [])
+
+/**
+ * The heap of a server started with `heapFile`, after a full collection: SIGUSR2 asks the probe,
+ * which writes `process.memoryUsage()` to the file. Resolves with it, in bytes.
+ */
+export async function readHeap(server, heapFile, timeoutMs = 10_000) {
+  await rm(heapFile, { force: true })
+  server.child.kill('SIGUSR2')
+  const until = performance.now() + timeoutMs
+  while (performance.now() < until) {
+    try {
+      return JSON.parse(await readFile(heapFile, 'utf8'))
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  throw new Error(`${server.name} wrote no heap figures within ${timeoutMs} ms`)
 }
 
 /** json-server 0.17.4 as its README starts it, on `dbFile`, run in `dir` (no stray config). */
@@ -158,10 +201,10 @@ export function closeConnections() {
 }
 
 /**
- * One HTTP request over a kept-alive connection; resolves with status, body bytes and the time from
- * sending to the last byte, in ms.
+ * One HTTP request over a kept-alive connection; resolves with status, headers, body bytes and
+ * the time from sending to the last byte, in ms.
  */
-export function send(url, { method = 'GET', body } = {}) {
+export function send(url, { method = 'GET', body, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
     const started = performance.now()
@@ -171,8 +214,8 @@ export function send(url, { method = 'GET', body } = {}) {
         method,
         agent,
         headers: payload
-          ? { 'content-type': 'application/json', 'content-length': payload.length }
-          : {},
+          ? { ...headers, 'content-type': 'application/json', 'content-length': payload.length }
+          : headers,
       },
       (res) => {
         let bytes = 0
@@ -184,7 +227,9 @@ export function send(url, { method = 'GET', body } = {}) {
         res.on('end', () =>
           resolve({
             status: res.statusCode,
+            headers: res.headers,
             bytes,
+            body: () => Buffer.concat(chunks),
             ms: performance.now() - started,
             text: () => Buffer.concat(chunks).toString(),
           }),

@@ -10,40 +10,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('../', import.meta.url))
 
-// Keeps `npm run bench` alive: one run at a tiny size, checked for completing and for its table.
+// Keeps `npm run bench` alive: one run at a tiny size, checked for completing and for its tables.
 // It asserts no speed: the machine is shared, and speed is what RESULTS.md reports.
 describe('npm run bench', () => {
   let dir = ''
+  let stdout = ''
+  let written = ''
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bench-test-'))
     if (!existsSync(join(root, 'items-service/dist/server.js'))) {
       await run('npm', ['run', 'build', '-w', 'items-service'], { cwd: root })
     }
-  })
+    const out = join(dir, 'RESULTS.md')
+    const args = ['--n', '50', '--seconds', '0.5', '--rounds', '1', '--big', '500']
+    const sync = ['--streams', '50', '--mutations', '5']
+    ;({ stdout } = await run(
+      process.execPath,
+      ['bench/bench.mjs', ...args, ...sync, '--out', out],
+      {
+        cwd: root,
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 230_000,
+      },
+    ))
+    written = await readFile(out, 'utf8')
+  }, 240_000)
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true })
   })
 
-  it('completes at a tiny size and prints its table with every endpoint row', async () => {
-    const out = join(dir, 'RESULTS.md')
-    const { stdout } = await run(
-      process.execPath,
-      [
-        'bench/bench.mjs',
-        '--n',
-        '50',
-        '--seconds',
-        '0.5',
-        '--rounds',
-        '1',
-        '--big',
-        '500',
-        '--out',
-        out,
-      ],
-      { cwd: root, maxBuffer: 16 * 1024 * 1024, timeout: 170_000 },
-    )
-    const written = await readFile(out, 'utf8')
+  it('completes at a tiny size and prints its table with every endpoint row', () => {
     expect(written.trim()).toBe(stdout.trim())
     for (const row of [
       '| GET /items | 50 |',
@@ -61,5 +57,41 @@ describe('npm run bench', () => {
     for (const size of ['50', '500'])
       expect(stdout).toMatch(new RegExp(`\\| ${size} \\| [\\d,]+ \\|`))
     expect(stdout).toContain(`Node ${process.version}`)
-  }, 180_000)
+  })
+
+  it('measures the 304 polls and the compressed list on both servers, with no unexpected status', () => {
+    for (const read of [
+      'GET /items 304',
+      'GET /items/:id 304',
+      'GET /items br',
+      'GET /items gzip',
+    ]) {
+      // read | n | ours req/s | ours p50 / p99 | bound req/s | bound p50 / p99 | body bytes |
+      // unexpected | errors | ours/bound | by CPU | per pair, low-high
+      const figures = '[\\d,]+ \\| [\\d.,]+ / [\\d.,]+ \\| [\\d,]+ \\| [\\d.,]+ / [\\d.,]+'
+      const row = new RegExp(
+        `\\| ${read} \\| 50 \\| ${figures} \\| [\\d,]+ / [\\d,]+ \\| 0 / 0 \\| 0 / 0 \\| [\\d.]+x \\| [\\d.]+x \\| [\\d.]+x-[\\d.]+x \\|`,
+      )
+      expect(stdout).toMatch(row)
+    }
+  })
+
+  it('measures the change feed on 50 streams: memory per idle stream and delivery times', () => {
+    expect(stdout).toMatch(
+      /\| streams opened[^|]*\| 50 in [\d.]+ s \(50\) \| 50 in [\d.]+ s \(50\) \|/,
+    )
+    const kib = '-?[\\d,]+\\.\\d KiB'
+    expect(stdout).toMatch(
+      new RegExp(`\\| \\*\\*RSS per idle stream\\*\\* \\| ${kib} \\| ${kib} \\|`),
+    )
+    expect(stdout).toMatch(
+      new RegExp(`\\| \\*\\*heap per idle stream\\*\\*[^|]* \\| ${kib} \\| ${kib} \\|`),
+    )
+    const ms = '[\\d,]+\\.\\d / [\\d,]+\\.\\d / [\\d,]+\\.\\d ms'
+    expect(stdout).toMatch(new RegExp(`\\| \\*\\*delivery\\*\\*[^|]* \\| ${ms} \\| ${ms} \\|`))
+    // 50 streams × 5 PUTs, each event there and the PUT's own item, no stream closed early.
+    expect(stdout).toMatch(
+      /\| \(stream, event\) pairs[^|]*\| 250 \/ 0 \/ 0; 0 \| 250 \/ 0 \/ 0; 0 \|/,
+    )
+  })
 })
