@@ -76,10 +76,13 @@ export function eventStream({
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        // The replay is bounded by the feed's buffer and is allowed on top: a reconnect after
+        // a long absence must not be dropped before it could read anything.
+        let allowance = maxUnreadBytes
         const send = (bytes: Uint8Array) => {
           if (ended) return
           controller.enqueue(bytes)
-          if ((controller.desiredSize ?? 0) < -maxUnreadBytes) {
+          if ((controller.desiredSize ?? 0) < -allowance) {
             end()
             controller.error(new Error(`client left more than ${maxUnreadBytes} bytes unread`))
           }
@@ -99,7 +102,9 @@ export function eventStream({
           clearInterval(timer)
           unsubscribe()
         }
-        for (const bytes of opening(feed, lastEventId)) send(bytes)
+        const replay = opening(feed, lastEventId)
+        for (const bytes of replay) allowance += bytes.byteLength
+        for (const bytes of replay) send(bytes)
       },
       cancel: end,
     },

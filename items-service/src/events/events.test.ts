@@ -170,6 +170,25 @@ describe('GET /items/events: limits', () => {
     }
   })
 
+  it('replays a full buffer to a reconnect whatever the allowance for unread bytes', async () => {
+    const api = await TestApp.open({ events: { maxUnreadBytes: 2_000 } })
+    try {
+      const start = new EventReader((await api.request('/items/events')).body)
+      const { id } = await start.block()
+      await start.cancel()
+      for (let n = 0; n < 40; n += 1) await api.seed({ ...movies.shawshank, id: `tt${n}` })
+      const response = await api.request('/items/events', {
+        headers: { 'last-event-id': id as string },
+      })
+      const replay = new EventReader(response.body)
+      for (let n = 0; n < 40; n += 1)
+        expect(JSON.parse((await replay.event()).data).id).toBe(`tt${n}`)
+      await replay.cancel()
+    } finally {
+      await api.close()
+    }
+  })
+
   it('ends every stream when the store closes (the service stops)', async () => {
     const api = await TestApp.open()
     const events = new EventReader((await api.request('/items/events')).body)
