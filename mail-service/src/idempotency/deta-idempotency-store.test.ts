@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DetaStandIn } from '../../test/support/deta-stand-in.js'
 import { DetaIdempotencyStore } from './deta-idempotency-store.js'
 import { describeIdempotencyStoreContract } from './idempotency-store.contract.js'
 
 const projectKey = 'a0abc123_secretPart'
-let standIn: DetaStandIn
-beforeAll(async () => {
-  standIn = await DetaStandIn.start()
-})
-afterAll(async () => {
-  await standIn.stop()
-})
+const standIn = DetaStandIn.forTestFile()
 
 let bases = 0
 const open = (baseName = `idempotency${++bases}`, abandonAfterMs = 60_000) =>
-  new DetaIdempotencyStore({ projectKey, host: standIn.host, abandonAfterMs, baseName })
+  new DetaIdempotencyStore({ projectKey, host: standIn().host, abandonAfterMs, baseName })
 
 describeIdempotencyStoreContract('Deta Base (deta SDK over https)', async () => {
   const baseName = `idempotency${++bases}`
@@ -29,11 +23,11 @@ describeIdempotencyStoreContract('Deta Base (deta SDK over https)', async () => 
 describe('DetaIdempotencyStore', () => {
   it('takes a key with the Base insert, and the record carries its expiry', async () => {
     const store = open('idempotency-shape')
-    standIn.requests.length = 0
+    standIn().requests.length = 0
     const takenAt = Date.parse('2026-11-23T12:00:00Z')
     const expiresAt = takenAt + 86_400_000
     await store.take('f'.repeat(64), { fingerprint: 'fp', takenAt, expiresAt })
-    expect(standIn.requests).toEqual([
+    expect(standIn().requests).toEqual([
       {
         method: 'POST',
         path: '/v1/a0abc123/idempotency-shape/items',

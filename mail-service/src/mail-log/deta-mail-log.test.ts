@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DetaStandIn } from '../../test/support/deta-stand-in.js'
 import { DetaMailLog } from './deta-mail-log.js'
 import { describeMailLogContract } from './mail-log.contract.js'
@@ -6,19 +6,13 @@ import type { MailLogEntry } from './mail-log.js'
 
 const projectKey = 'a0abc123_secretPart'
 
-let standIn: DetaStandIn
-beforeAll(async () => {
-  standIn = await DetaStandIn.start()
-})
-afterAll(async () => {
-  await standIn.stop()
-})
+const standIn = DetaStandIn.forTestFile()
 
 let baseCount = 0
 describeMailLogContract('Deta Base (deta SDK over https)', async () => {
   const baseName = `maillog${++baseCount}`
   const open = async () =>
-    new DetaMailLog<MailLogEntry>({ projectKey, host: standIn.host, baseName, retentionDays: 30 })
+    new DetaMailLog<MailLogEntry>({ projectKey, host: standIn().host, baseName, retentionDays: 30 })
   return {
     log: await open(),
     reopen: open,
@@ -29,10 +23,10 @@ describeMailLogContract('Deta Base (deta SDK over https)', async () => {
 
 describe('DetaMailLog', () => {
   it('sends the SDK request the Deta Base API expects: path, X-API-Key, item with key', async () => {
-    const log = new DetaMailLog({ projectKey, host: standIn.host, baseName: 'maillog' })
-    standIn.requests.length = 0
+    const log = new DetaMailLog({ projectKey, host: standIn().host, baseName: 'maillog' })
+    standIn().requests.length = 0
     const stored = await log.insert({ email: 'ada@example.com', name: 'Ada', output: { id: 'x' } })
-    expect(standIn.requests).toEqual([
+    expect(standIn().requests).toEqual([
       {
         method: 'POST',
         path: '/v1/a0abc123/maillog/items',
@@ -42,25 +36,29 @@ describe('DetaMailLog', () => {
         },
       },
     ])
-    expect(standIn.items('maillog').at(-1)).toEqual({ ...stored, _id: undefined, key: stored._id })
+    expect(standIn().items('maillog').at(-1)).toEqual({
+      ...stored,
+      _id: undefined,
+      key: stored._id,
+    })
   })
 
   it('asks for the newest first when listing', async () => {
-    const log = new DetaMailLog({ projectKey, host: standIn.host, baseName: 'maillog' })
-    standIn.requests.length = 0
+    const log = new DetaMailLog({ projectKey, host: standIn().host, baseName: 'maillog' })
+    standIn().requests.length = 0
     await log.list({ limit: 5 })
-    expect(standIn.requests[0]).toMatchObject({
+    expect(standIn().requests[0]).toMatchObject({
       path: '/v1/a0abc123/maillog/query',
       body: { query: [], sort: 'desc' },
     })
   })
 
   it('rejects when the host answers with an error, and when nothing listens', async () => {
-    const log = new DetaMailLog({ projectKey, host: standIn.host, baseName: 'maillog' })
-    standIn.failing = true
+    const log = new DetaMailLog({ projectKey, host: standIn().host, baseName: 'maillog' })
+    standIn().failing = true
     await expect(log.insert({ any: 1 })).rejects.toThrow('failing on purpose')
     await expect(log.ping()).rejects.toThrow()
-    standIn.failing = false
+    standIn().failing = false
     const nowhere = new DetaMailLog({ projectKey, host: 'localhost:1', baseName: 'maillog' })
     await expect(nowhere.insert({ any: 1 })).rejects.toThrow()
   })
@@ -68,15 +66,15 @@ describe('DetaMailLog', () => {
   it('has the Base expire each record `retentionDays` after its insert', async () => {
     const log = new DetaMailLog({
       projectKey,
-      host: standIn.host,
+      host: standIn().host,
       baseName: 'expiring',
       retentionDays: 30,
     })
-    standIn.requests.length = 0
+    standIn().requests.length = 0
     const from = Math.floor(Date.now() / 1000) + 30 * 86_400
     const stored = await log.insert({ email: 'ada@example.com' })
     const to = Math.ceil(Date.now() / 1000) + 30 * 86_400
-    const [request] = standIn.requests
+    const [request] = standIn().requests
     const sent = (request?.body as { item: Record<string, unknown> } | undefined)?.item ?? {}
     expect(sent).toEqual({
       email: 'ada@example.com',
@@ -90,10 +88,10 @@ describe('DetaMailLog', () => {
   })
 
   it('prunes nothing itself, and asks the host nothing to prune', async () => {
-    const log = new DetaMailLog({ projectKey, host: standIn.host, baseName: 'maillog' })
+    const log = new DetaMailLog({ projectKey, host: standIn().host, baseName: 'maillog' })
     await log.insert({ email: 'ada@example.com' })
-    standIn.requests.length = 0
+    standIn().requests.length = 0
     await expect(log.prune(new Date(Date.now() + 86_400_000))).resolves.toBe(0)
-    expect(standIn.requests).toEqual([])
+    expect(standIn().requests).toEqual([])
   })
 })

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DetaStandIn } from '../../test/support/deta-stand-in.js'
 import { DetaSendCounter } from './deta-send-counter.js'
 import { describeSendCounterContract } from './send-counter.contract.js'
 
 const projectKey = 'a0abc123_secretPart'
-let standIn: DetaStandIn
-beforeAll(async () => {
-  standIn = await DetaStandIn.start()
-})
-afterAll(async () => {
-  await standIn.stop()
-})
+const standIn = DetaStandIn.forTestFile()
 
 let bases = 0
-const open = (baseName: string) => new DetaSendCounter({ projectKey, host: standIn.host, baseName })
+const open = (baseName: string) =>
+  new DetaSendCounter({ projectKey, host: standIn().host, baseName })
 
 describeSendCounterContract('Deta Base (deta SDK over https)', async () => {
   const baseName = `sends${++bases}`
@@ -30,10 +25,10 @@ describe('DetaSendCounter', () => {
   })
 
   it('stores one send per bucket, expiring with its window', async () => {
-    standIn.requests.length = 0
+    standIn().requests.length = 0
     const bucket = { key: 'key:abc', limit: { count: 5, windowMs: 90_000 } }
     await open('sends-shape').take([bucket], 1_700_000_000_000)
-    const inserts = standIn.requests.filter(
+    const inserts = standIn().requests.filter(
       (request) => request.method === 'POST' && request.path.endsWith('/items'),
     )
     expect(inserts).toHaveLength(1)

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 
 export type DetaRequest = { method: string; path: string; apiKey?: string; body: unknown }
 type Item = Record<string, unknown> & { key: string }
@@ -38,6 +38,21 @@ export class DetaStandIn {
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     return standIn
+  }
+
+  /** A stand-in started before the test file's tests and stopped after them; reach it by calling. */
+  static forTestFile(): () => DetaStandIn {
+    let standIn: DetaStandIn | undefined
+    beforeAll(async () => {
+      standIn = await DetaStandIn.start()
+    })
+    afterAll(async () => {
+      await standIn?.stop()
+    })
+    return () => {
+      if (!standIn) throw new Error('the Deta stand-in runs only while the test file does')
+      return standIn
+    }
   }
 
   /** `localhost:<port>`, what DETA_BASE_HOST takes. */
