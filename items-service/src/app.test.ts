@@ -69,14 +69,45 @@ describe('unknown routes', () => {
   it.each([
     ['GET', '/item'],
     ['GET', '/items/a/b'],
-    ['PATCH', '/items/tt0111161'],
-    ['POST', '/items/tt0111161'],
-    ['DELETE', '/items'],
+    ['POST', '/items/a/b'],
   ])('%s %s answers 404 JSON and changes nothing', async (method, path) => {
     await api().seed(movies.shawshank)
     await api().expectRefused(
       () => api().request(path, { method, headers: json, body: method === 'GET' ? null : '{}' }),
       404,
     )
+  })
+})
+
+describe('a method the path does not have', () => {
+  const api = useTestApp()
+
+  it.each([
+    ['PATCH', '/items/tt0111161', 'GET, HEAD, PUT, DELETE, OPTIONS'],
+    ['POST', '/items/tt0111161', 'GET, HEAD, PUT, DELETE, OPTIONS'],
+    ['DELETE', '/items', 'GET, HEAD, POST, OPTIONS'],
+    ['POST', '/healthz', 'GET, HEAD, OPTIONS'],
+    ['DELETE', '/openapi.json', 'GET, HEAD, OPTIONS'],
+  ])('%s %s answers 405 with Allow: %s, and changes nothing', async (method, path, allow) => {
+    await api().seed(movies.shawshank)
+    let allowed: string | null = null
+    const body = await api().expectRefused(async () => {
+      const response = await api().request(path, { method, headers: json, body: '{"name":"x"}' })
+      allowed = response.headers.get('allow')
+      return response
+    }, 405)
+    expect(allowed).toBe(allow)
+    expect(body.error).toBe(`${method} is not allowed on ${path}; it allows ${allow}`)
+  })
+
+  it('answers a plain OPTIONS with 204 and Allow; a CORS preflight as before', async () => {
+    const plain = await api().request('/items', { method: 'OPTIONS' })
+    expect([plain.status, plain.headers.get('allow')]).toEqual([204, 'GET, HEAD, POST, OPTIONS'])
+    const preflight = await api().request('/items', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT')
   })
 })

@@ -2,6 +2,7 @@ import { addDocsRoutes, createServiceApp } from '@movies-and-mail/http-kit'
 import { type EventsOptions, eventsApp } from './events/events.app.js'
 import { healthApp } from './health/health.app.js'
 import { itemsApp } from './items/items.app.js'
+import { fieldRules } from './items/reserved-field-names.js'
 import {
   DuplicateIdError,
   type ItemStore,
@@ -54,11 +55,14 @@ export function createApp({
   // Before the item routes: `/items/events` is the feed, not the item of id `events`.
   app.route('/', eventsApp({ store, ...events }))
   const routes = app.route('/', itemsApp({ store }))
+  for (const [name, schema] of Object.entries(fieldRules.components)) {
+    app.openAPIRegistry.registerComponent('schemas', name, schema)
+  }
   addDocsRoutes(app, {
     title: 'items-service',
     version: '1.0.0',
     description:
-      'Movie records for browser apps. Every mutation answers the complete current list. Errors are `{"error": "..."}`, with `issues` for validation.',
+      'Movie records for browser apps. Every mutation answers the complete current list. Errors are `{"error": "..."}`, with `issues` for validation. A method a path does not have answers 405 with `Allow`; a plain `OPTIONS` answers 204 with `Allow`.',
     tags: { Items: 'Movie records, by id', 'Web app': 'The browser app that uses this API' },
   })
   app.route('/', webRoutes({ assets: webAssets, mailServiceUrl }))

@@ -106,6 +106,39 @@ describe('the built service over HTTP', () => {
     expect(ids).not.toContain('edge-64k-1')
   })
 
+  it('answers a method a path lacks with 405 and Allow, also where the front serves the GET', async () => {
+    for (const [method, route, allow] of [
+      ['PATCH', '/items/tt0113277', 'GET, HEAD, PUT, DELETE, OPTIONS'],
+      ['DELETE', '/items', 'GET, HEAD, POST, OPTIONS'],
+      ['POST', '/healthz', 'GET, HEAD, OPTIONS'],
+    ]) {
+      const response = await call(route as string, { method, headers: json, body: '{}' })
+      expect([response.status, response.headers.get('allow')], `${method} ${route}`).toEqual([
+        405,
+        allow,
+      ])
+      expect(await response.json()).toEqual({ error: expect.stringContaining('not allowed') })
+    }
+    const options = await call('/items', { method: 'OPTIONS' })
+    expect([options.status, options.headers.get('allow')]).toEqual([
+      204,
+      'GET, HEAD, POST, OPTIONS',
+    ])
+  })
+
+  it('refuses a lone surrogate with 400, keeps nothing of it, and stays up', async () => {
+    const before = await (await call('/items')).text()
+    const posted = await call('/items', {
+      method: 'POST',
+      headers: json,
+      body: '{"id":"lone\\ud800","name":"n","genre":"g"}',
+    })
+    expect(posted.status).toBe(400)
+    expect(await posted.json()).toMatchObject({ issues: [{ path: 'id' }] })
+    expect(await (await call('/items')).text()).toBe(before)
+    expect((await call('/healthz')).status).toBe(200)
+  })
+
   it('writes one log line per request with its id, and never the key', async () => {
     const response = await call('/healthz')
     const requestId = response.headers.get('x-request-id') as string

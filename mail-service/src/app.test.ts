@@ -10,6 +10,21 @@ describe('the app', () => {
     await t.cleanup()
   })
 
+  it.each([
+    ['GET', '/sendmail', 'POST, OPTIONS'],
+    ['PUT', '/sendmail', 'POST, OPTIONS'],
+    ['DELETE', '/maillog', 'GET, HEAD, OPTIONS'],
+    ['POST', '/healthz', 'GET, HEAD, OPTIONS'],
+  ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
+    const t = await testApp()
+    const response = await t.app.request(path, { method, headers: { 'x-apikey': apiKey } })
+    expect([response.status, response.headers.get('allow')]).toEqual([405, allow])
+    expect(await response.json()).toEqual({
+      error: `${method} is not allowed on ${path}; it allows ${allow}`,
+    })
+    await t.cleanup()
+  })
+
   it('answers an unexpected failure with a bare JSON 500 and logs the details', async () => {
     const t = await testApp()
     t.app.get('/boom', () => {

@@ -119,6 +119,7 @@ describe('the Worker bundle under Miniflare', () => {
     ['a header injection', { ...ada, email: 'ada@example.com\r\nBcc: eve@example.com' }, {}, 400],
     ['a display name', { ...ada, email: 'Ada <ada@example.com>' }, {}, 400],
     ['invalid JSON', '{"email":', {}, 400],
+    ['a lone surrogate in the name', '{"email":"ada@example.com","name":"Ada\\ud800"}', {}, 400],
     ['a wrong content type', ada, { 'content-type': 'text/plain' }, 415],
     ['an oversized body', { ...ada, pad: 'x'.repeat(17_000) }, {}, 413],
   ])('refuses %s before calling Mailgun', async (_, body, headers, status) => {
@@ -126,6 +127,14 @@ describe('the Worker bundle under Miniflare', () => {
     expect(response.status).toBe(status)
     expect(await response.json()).toHaveProperty('error')
     expect(outbound.requests).toEqual([])
+  })
+
+  it('answers a method /sendmail does not have with 405 and Allow', async () => {
+    const response = await mf().dispatchFetch('http://worker.test/sendmail')
+    expect([response.status, response.headers.get('allow')]).toEqual([405, 'POST, OPTIONS'])
+    expect(await response.json()).toEqual({
+      error: 'GET is not allowed on /sendmail; it allows POST, OPTIONS',
+    })
   })
 
   it('answers a CORS preflight from the allowed origin', async () => {

@@ -53,9 +53,17 @@ export const itemEventsRoute = createRoute({
       'The store cannot follow changes (MongoDB that is not a replica set)',
       'live changes need MongoDB as a replica set (Atlas is one); this server is standalone',
     ),
-    503: errorResponse(
-      'As many streams are open as the service allows; try again later',
-      'too many event streams are open; try again later',
-    ),
+    503: {
+      ...errorResponse(
+        'As many streams are open as the service allows; try again later',
+        'too many event streams are open; try again later',
+      ),
+      headers: {
+        'Retry-After': {
+          description: 'Seconds to wait before trying again',
+          schema: { type: 'integer', minimum: 1, example: 5 },
+        },
+      },
+    },
   },
 })

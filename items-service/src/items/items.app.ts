@@ -65,12 +65,11 @@ export function itemsApp({ store }: { store: ItemStore }) {
     })
     .openapi(createItemRoute, async (c) => {
       const item = c.req.valid('json')
+      // Made before the write: nothing that can throw runs once the item is stored.
+      const location = `/items/${encodeURIComponent(item.id)}`
       await store.insert(item)
       const { body, etag } = await list()
-      return jsonBytes<StoredItem[], 201>(c, body, 201, {
-        etag,
-        location: `/items/${encodeURIComponent(item.id)}`,
-      })
+      return jsonBytes<StoredItem[], 201>(c, body, 201, { etag, location })
     })
     .openapi(updateItemRoute, async (c) => {
       const { id } = c.req.valid('param')

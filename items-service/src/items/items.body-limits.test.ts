@@ -88,7 +88,8 @@ describe('item bodies and their content type', () => {
     ['text/plain', { 'content-type': 'text/plain' }],
     ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
     ['application/jsonp', { 'content-type': 'application/jsonp' }],
-    ['a suffix the JSON reader does not take', { 'content-type': 'application/vnd.a+b+json' }],
+    ['a +json format of its own', { 'content-type': 'application/merge-patch+json' }],
+    ['another +json suffix', { 'content-type': 'application/vnd.a+b+json' }],
   ])('answers 415 to POST with %s, changing nothing', async (_, headers) => {
     await api().seed(movies.shawshank)
     await api().expectRefused(() => api().request('/items', { method: 'POST', headers, body }), 415)

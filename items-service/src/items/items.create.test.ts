@@ -55,15 +55,14 @@ describe('POST /items', () => {
     expect((await api().list()).map((item) => item.id)).toEqual(['tt0068646', 'tt0111161'])
   })
 
-  it('accepts a JSON content type with parameters or a +json suffix', async () => {
+  it('accepts application/json with parameters or in any case', async () => {
     for (const [contentType, item] of [
       ['application/json; charset=utf-8', movies.shawshank],
       ['Application/JSON', movies.godfather],
-      ['application/merge-patch+json', movies.darkKnight],
     ] as const) {
       const response = await api().post(item, { 'content-type': contentType })
       expect(response.status, contentType).toBe(201)
     }
-    expect(await api().list()).toHaveLength(3)
+    expect(await api().list()).toHaveLength(2)
   })
 })

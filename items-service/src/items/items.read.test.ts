@@ -49,9 +49,22 @@ describe('GET /items/:id', () => {
     }
   })
 
-  it('answers 404 JSON, not an error, for a path with broken percent-encoding', async () => {
-    const response = await api().request('/items/%E0%A4%A')
-    expect(response.status).toBe(404)
-    expect(await response.json()).toEqual({ error: expect.any(String) })
+  it('answers 400 naming the id for a path whose percent-encoding is not UTF-8', async () => {
+    // A broken escape, a lone surrogate's bytes, a byte no UTF-8 has.
+    for (const path of ['/items/%E0%A4%A', '/items/%ED%A0%80', '/items/tt%FF']) {
+      const response = await api().request(path)
+      expect(response.status, path).toBe(400)
+      expect(await response.json()).toEqual({
+        error: 'invalid path parameter',
+        issues: [{ path: 'id', message: 'is not percent-encoded UTF-8' }],
+      })
+    }
+  })
+
+  it('reads an item whose id is the text of a broken escape, sent encoded', async () => {
+    await api().seed({ ...movies.shawshank, id: '%ED%A0%80' })
+    const response = await api().get('%ED%A0%80')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ id: '%ED%A0%80' })
   })
 })

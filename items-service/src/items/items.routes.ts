@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
-import { errorResponse, guarded, jsonObjectBody } from '@movies-and-mail/http-kit'
+import { decodablePath, errorResponse, guarded, jsonObjectBody } from '@movies-and-mail/http-kit'
 import {
   itemFieldsSchema,
   itemIdParamSchema,
@@ -82,15 +82,33 @@ const writeSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, {}]
 
 /** The opt-in query of `GET /items` (README › Query); none of these: exactly the list. */
 const queryParameters = [
-  ...(['genre', 'name', 'id'] as const).map((field) => ({
-    name: field,
+  {
+    name: 'filters',
     in: 'query' as const,
     required: false,
+    style: 'form' as const,
+    explode: true,
     description:
-      `Only items whose \`${field}\` is exactly this. Any other top-level field filters the ` +
-      'same way (`?year=1994`); several filters must all hold',
-    schema: { type: 'string' as const },
-  })),
+      'Exact-match filters, one parameter per top-level field (`?genre=Drama&year=1994`), all of ' +
+      'which must hold. A value matches the string, or the number, boolean or null whose JSON ' +
+      'text it is; arrays, objects and absent fields never match. Each field at most once.',
+    schema: {
+      type: 'object' as const,
+      properties: Object.fromEntries(
+        (['id', 'name', 'genre'] as const).map((field) => [
+          field,
+          { type: 'string' as const, description: `Only items whose \`${field}\` is exactly this` },
+        ]),
+      ),
+      propertyNames: {
+        // The other parameters of the query, and the names no item field can have.
+        not: { enum: ['sort', 'limit', 'cursor', '_id', '__proto__', 'constructor', 'prototype'] },
+        pattern: '^[^$.][^.]*$',
+        maxLength: 100,
+      },
+      additionalProperties: { type: 'string' as const },
+    },
+  },
   {
     name: 'sort',
     in: 'query' as const,
@@ -171,6 +189,7 @@ export const getItemRoute = createRoute({
   summary: 'Read one item by its id',
   description: 'The item whose `id` (not `_id`) is the given one. Public: needs no key.',
   security: [],
+  middleware: [decodablePath],
   parameters: [ifNoneMatch],
   request: { params: itemIdParamSchema },
   responses: {
@@ -237,7 +256,7 @@ export const updateItemRoute = createRoute(
       'Fields absent from the body keep their values; at least one field is required. Needs ' +
       '`x-apikey` when ITEMS_APIKEY is set.',
     security: writeSecurity,
-    middleware: itemBody,
+    middleware: [decodablePath, ...itemBody],
     parameters: [ifMatch],
     request: {
       params: itemIdParamSchema,
@@ -270,6 +289,7 @@ export const deleteItemRoute = createRoute(
     summary: 'Delete an item; answers the remaining list',
     description: 'Needs `x-apikey` when ITEMS_APIKEY is set.',
     security: writeSecurity,
+    middleware: [decodablePath],
     parameters: [ifMatch],
     request: { params: itemIdParamSchema },
     responses: {

@@ -41,3 +41,61 @@ export function findReservedFieldNames(
     return reason ? [{ path: here, message: reason }, ...nested] : nested
   })
 }
+
+/** Well-formed UTF-16: no lone surrogate. The same with and without the `u` flag. */
+export const wellFormedPattern = '(?:[^\\ud800-\\udfff]|[\\ud800-\\udbff][\\udc00-\\udfff])'
+
+/** Names a nested object may use: not `$…`, no `.`, none that reaches a prototype. */
+const nestedNamePattern = `^(?!(?:__proto__|constructor|prototype)$)(?!\\$)(?:(?!\\.)${wellFormedPattern})*$`
+/** Names an item may use at the top: as nested ones, and not `_id`. */
+const topLevelNamePattern = `^(?!_id$)${nestedNamePattern.slice(1)}`
+
+/** The name of the JSON Schema of a value nested `depth` levels below the item. */
+const valueSchemaName = (depth: number) => `FieldValue${depth}`
+
+/**
+ * The rules above as JSON Schema, for the OpenAPI document: the field names an item may use
+ * (`propertyNames`) and its other fields' values (`additionalProperties`), one named schema per
+ * level of nesting, since JSON Schema has no depth limit of its own. Strings are well-formed.
+ */
+export const fieldRules = {
+  topLevelNames: { pattern: topLevelNamePattern },
+  values: { $ref: `#/components/schemas/${valueSchemaName(1)}` },
+  /** The named schemas `values` refers to, for the document's components. */
+  components: Object.fromEntries(
+    Array.from({ length: maxNestingDepth }, (_, index) => {
+      const depth = index + 1
+      const deeper =
+        depth < maxNestingDepth
+          ? [
+              {
+                type: 'array' as const,
+                items: { $ref: `#/components/schemas/${valueSchemaName(depth + 1)}` },
+              },
+              {
+                type: 'object' as const,
+                propertyNames: { pattern: nestedNamePattern },
+                additionalProperties: {
+                  $ref: `#/components/schemas/${valueSchemaName(depth + 1)}`,
+                },
+              },
+            ]
+          : [
+              { type: 'array' as const, items: {}, maxItems: 0 },
+              { type: 'object' as const, maxProperties: 0 },
+            ]
+      const schema = {
+        description:
+          depth < maxNestingDepth
+            ? `A field's value ${depth} level${depth > 1 ? 's' : ''} below the item`
+            : `A value ${depth} levels below the item: nothing may nest in it`,
+        anyOf: [
+          { type: 'string' as const, pattern: `^${wellFormedPattern}*$` },
+          { type: ['number' as const, 'boolean' as const, 'null' as const] },
+          ...deeper,
+        ],
+      }
+      return [valueSchemaName(depth), schema]
+    }),
+  ),
+}

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
+import { refusedMailBodies } from '../../test/support/refused-mail-bodies.js'
 import { sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
 
 const mailgun = MailgunStandIn.forEachTest()
@@ -16,7 +17,6 @@ afterEach(async () => {
 })
 
 const name = 'Ada'
-const invalidEmail = 'must be exactly one email address, like ada@example.com'
 
 describe('POST /sendmail refuses, before the provider is called,', () => {
   it.each([
@@ -41,57 +41,12 @@ describe('POST /sendmail refuses, before the provider is called,', () => {
     expect(response.status).toBe(401)
   })
 
-  it.each([
-    ['a comma list', 'ada@example.com,eve@example.com'],
-    ['a comma list with a space', 'ada@example.com, eve@example.com'],
-    ['a semicolon list', 'ada@example.com;eve@example.com'],
-    ['a display name', 'Ada <ada@example.com>'],
-    ['angle brackets', '<ada@example.com>'],
-    ['a CR/LF header injection', 'ada@example.com\r\nBcc: eve@example.com'],
-    ['a bare LF injection', 'ada@example.com\nbcc:eve@example.com'],
-    ['a leading space', ' ada@example.com'],
-    ['a trailing space', 'ada@example.com '],
-    ['a tab', 'ada\t@example.com'],
-    ['a NUL character', 'ada@example.com\u0000'],
-    ['a quoted local part', '"ada"@example.com'],
-    ['a group', 'friends:ada@example.com;'],
-    ['a comment', 'ada@example.com(eve@example.com)'],
-    ['two @ signs', 'ada@eve@example.com'],
-    ['no domain dot', 'ada@localhost'],
-    ['no @ at all', 'ada.example.com'],
-    ['an empty string', ''],
-  ])('an email with %s: 400', async (_, email) => {
-    const response = await sendMail(t.app, { email, name })
+  it.each(refusedMailBodies)('$what: 400', async ({ body, issues, error }) => {
+    const response = await sendMail(t.app, body)
     expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({
-      error: 'invalid request body',
-      issues: [{ path: 'email', message: invalidEmail }],
-    })
-  })
-
-  it('an email of 255 characters: 400', async () => {
-    const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.com`
-    const response = await sendMail(t.app, { email, name })
-    expect(await response.json()).toEqual({
-      error: 'invalid request body',
-      issues: [{ path: 'email', message: 'must be at most 254 characters' }],
-    })
-  })
-
-  it.each([
-    ['empty', '', 'must not be empty'],
-    ['blank', '   ', 'must not be blank'],
-    ['101 characters long', 'n'.repeat(101), 'must be at most 100 characters'],
-    ['holding CR/LF', 'Ada\r\nBcc: eve@example.com', 'must not contain control characters'],
-    ['holding a bell', 'Ada\u0007', 'must not contain control characters'],
-    ['holding a line separator', 'Ada\u2028Eve', 'must not contain control characters'],
-  ])('a name %s: 400', async (_, badName, message) => {
-    const response = await sendMail(t.app, { email: 'ada@example.com', name: badName })
-    expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({
-      error: 'invalid request body',
-      issues: [{ path: 'name', message }],
-    })
+    expect(await response.json()).toEqual(
+      issues ? { error: 'invalid request body', issues } : { error },
+    )
   })
 
   it.each([
@@ -108,24 +63,10 @@ describe('POST /sendmail refuses, before the provider is called,', () => {
   })
 
   it.each([
-    ['invalid JSON', '{"email": "ada@example.com",', 'request body is not valid JSON'],
-    ['an empty body', '', 'request body is not valid JSON'],
-    [
-      'a JSON array',
-      '[{"email":"ada@example.com","name":"Ada"}]',
-      'request body must be a JSON object',
-    ],
-    ['a JSON string', '"ada@example.com"', 'request body must be a JSON object'],
-  ])('%s: 400', async (_, body, error) => {
-    const response = await sendMail(t.app, body)
-    expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ error })
-  })
-
-  it.each([
     ['text/plain', { 'content-type': 'text/plain' }],
     ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
     ['no content type', { 'content-type': '' }],
+    ['a +json format of its own', { 'content-type': 'application/merge-patch+json' }],
   ])('a body sent as %s: 415', async (_, headers) => {
     const response = await sendMail(t.app, { email: 'ada@example.com', name }, headers)
     expect(response.status).toBe(415)

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { malformedText } from '@movies-and-mail/http-kit'
 
 // Addresses hold ASCII `atext` and, beyond ASCII, letters and digits of any script (\p{L},
 // \p{N}). A published pattern must mean the same with and without the `u` flag (Spectral
@@ -6,8 +7,13 @@ import { z } from '@hono/zod-openapi'
 // shape, where any character beyond ASCII may stand for a letter or digit, then
 // `lettersBeyondAscii`. Together they admit exactly what `[\p{L}\p{N}...]` in the shape would.
 
-/** Any character beyond ASCII: a negated class, so that it takes astral ones whole with `u`. */
-const beyondAscii = '[^\\u0000-\\u007f]'
+/** A surrogate pair: one character beyond the BMP, spelt without `u` as it is matched with it. */
+const pair = '[\\ud800-\\udbff][\\udc00-\\udfff]'
+/**
+ * Any character beyond ASCII but a lone surrogate: a negated class, which takes an astral
+ * character whole with `u`, or a pair, which spells it without.
+ */
+const beyondAscii = `(?:[^\\u0000-\\u007f\\ud800-\\udfff]|${pair})`
 const atext = `(?:[A-Za-z0-9!#$%&'*+/=?^_\`{|}~-]|${beyondAscii})`
 const alnum = `(?:[A-Za-z0-9]|${beyondAscii})`
 const alnumOrHyphen = `(?:[A-Za-z0-9-]|${beyondAscii})`
@@ -24,7 +30,7 @@ const invalidAddress = 'must be exactly one email address, like ada@example.com'
 const controlRanges = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029'
 const controlCharacter = new RegExp(`[${controlRanges}]`)
 /** What the checks of `name` below admit, as one pattern for the document. */
-const printableNotBlank = `^(?=[\\s\\S]*\\S)[^${controlRanges}]*$`
+const printableNotBlank = `^(?=[\\s\\S]*\\S)(?:[^${controlRanges}\\ud800-\\udfff]|${pair})*$`
 
 export const sendMailBodySchema = z
   .object({
@@ -46,12 +52,13 @@ export const sendMailBodySchema = z
       .refine((name) => [...name].length <= 100, 'must be at most 100 characters')
       .refine((name) => !controlCharacter.test(name), 'must not contain control characters')
       .refine((name) => name.trim().length > 0, 'must not be blank')
+      .refine((name) => name.isWellFormed(), malformedText.value)
       .openapi({
         example: 'Ada Lovelace',
         minLength: 1,
         maxLength: 100,
         pattern: printableNotBlank,
-        description: 'Not blank, without control characters',
+        description: 'Not blank, without control characters, well-formed (no lone surrogate)',
       }),
   })
   .openapi('SendMailRequest', { example: { email: 'ada@example.com', name: 'Ada Lovelace' } })

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
-import { errorHandler, notFound } from './errors.js'
+import { errorHandler } from './errors.js'
 
 class TakenError extends Error {}
 
@@ -11,7 +11,6 @@ function failingApp(error: Error) {
   app.get('/fail', () => {
     throw error
   })
-  app.notFound(notFound)
   app.onError(errorHandler({ log: (line) => lines.push(line), known: [[TakenError, 409]] }))
   return { app, lines }
 }
@@ -37,16 +36,5 @@ describe('errorHandler', () => {
     expect([response.status, await response.json()]).toEqual([500, { error: 'internal error' }])
     expect(lines.join('')).toContain('GET /fail: Error: lost mongodb://u:***@db.example/x')
     expect(lines.join('')).not.toContain('pw-NEVER')
-  })
-})
-
-describe('notFound', () => {
-  it('answers JSON naming the method and path', async () => {
-    const { app } = failingApp(new Error())
-    const response = await app.request('/nowhere', { method: 'DELETE' })
-    expect([response.status, await response.json()]).toEqual([
-      404,
-      { error: 'no route for DELETE /nowhere' },
-    ])
   })
 })

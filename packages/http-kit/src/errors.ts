@@ -58,11 +58,6 @@ export function validationHook(
 
 type ZodIssueLike = { path: readonly PropertyKey[]; message: string }
 
-/** JSON 404 for any path or method no route serves. */
-export function notFound(c: Context): Response {
-  return c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404)
-}
-
 /** An error class a service maps to a status of its own, its message shown as it is. */
 export type KnownError = [new (...args: never[]) => Error, ContentfulStatusCode]
 

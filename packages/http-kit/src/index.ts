@@ -1,3 +1,4 @@
+export { allowedMethods, noRouteAnswer } from './allowed-methods.js'
 export {
   type ApiKeyVariables,
   acceptApiKeys,
@@ -6,6 +7,7 @@ export {
   requireApiKey,
 } from './api-key.js'
 export { type CorsOptions, type CorsPolicy, cors, corsPolicy } from './cors.js'
+export { decodablePath } from './decodable-path.js'
 export {
   addDocsRoutes,
   docsFileRoute,
@@ -20,7 +22,6 @@ export {
   errorResponse,
   errorSchema,
   type KnownError,
-  notFound,
   validationHook,
 } from './errors.js'
 export { healthApp, healthRoute } from './health.js'
@@ -62,3 +63,4 @@ export {
 } from './settings.js'
 export { SortableIdSequence } from './sortable-id.js'
 export { closeConnection, unreadBodyHeaders } from './unread-body.js'
+export { findMalformedText, malformedText } from './well-formed-text.js'

@@ -1,8 +1,14 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
+import { findMalformedText } from './well-formed-text.js'
 
-const jsonContentType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+/**
+ * `application/json`, with parameters or without. Not `application/*+json`: those name formats
+ * of their own (a merge patch, RFC 7396, deletes a field given `null`, where these writes store
+ * the `null`), and a service that took them would answer as if it had understood them.
+ */
+const jsonContentType = /^application\/json\s*(?:;|$)/i
 
 const requireJsonContentType: MiddlewareHandler = async (c, next) => {
   if (jsonContentType.test(c.req.header('content-type') ?? '')) return next()
@@ -19,14 +25,16 @@ const parseJsonObject: MiddlewareHandler = async (c, next) => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return c.json({ error: 'request body must be a JSON object' }, 400)
   }
+  const issues = findMalformedText(body)
+  if (issues.length > 0) return c.json({ error: 'invalid request body', issues }, 400)
   return next()
 }
 
 /**
  * Admits only JSON object bodies of at most `maxBytes`: 415 for another content type, 413 when
  * larger (a declared length at once, a chunked body as it streams; either way the connection
- * closes after the answer, the rest unread), 400 for JSON that does not parse or is not an
- * object. The parsed body stays cached for the validators that follow.
+ * closes after the answer, the rest unread), 400 for JSON that does not parse, is not an
+ * object, or holds a string (a field name too) that is not well-formed UTF-16. The parsed body stays cached for the validators that follow.
  */
 export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler[] {
   const tooLarge = (c: Context) =>

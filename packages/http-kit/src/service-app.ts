@@ -1,7 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
+import { allowedMethods, noRouteAnswer } from './allowed-methods.js'
 import { type ApiKeyVariables, acceptApiKeys, apiKeyScheme } from './api-key.js'
 import { cors } from './cors.js'
-import { errorHandler, type KnownError, notFound, validationHook } from './errors.js'
+import { errorHandler, type KnownError, validationHook } from './errors.js'
 import { type RequestLogVariables, requestLog } from './request-log.js'
 
 export type ServiceEnv = { Variables: RequestLogVariables & ApiKeyVariables }
@@ -22,7 +23,7 @@ export type ServiceAppOptions = {
 /**
  * The Hono app every route of both micros is added to, with what each of them has in the same
  * form: request ids and log lines, nosniff, CORS, the API-key scheme for guarded routes, 400s
- * from validation, JSON 404s, and errors answered without internals.
+ * from validation, JSON 404s (405 with `Allow` for a path that has other methods), and errors answered without internals.
  * @example const app = createServiceApp({ log, corsOrigins: ['*'], apiKeys: [key] })
  */
 export function createServiceApp({
@@ -35,7 +36,7 @@ export function createServiceApp({
   const app = new OpenAPIHono<ServiceEnv>({ defaultHook: validationHook })
   app.use(requestLog({ write: log }), cors({ origins: corsOrigins }), acceptApiKeys(apiKeys))
   app.openAPIRegistry.registerComponent('securitySchemes', apiKeyScheme.name, apiKeyScheme.scheme)
-  app.notFound(notFound)
+  app.notFound(noRouteAnswer(allowedMethods(app.routes)))
   app.onError(errorHandler({ log: logError, known: knownErrors }))
   return app
 }

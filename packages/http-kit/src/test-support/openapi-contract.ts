@@ -5,7 +5,10 @@ type Schema = Record<string, unknown>
 type MediaType = { schema?: Schema }
 type Header = { required?: boolean; schema?: Schema }
 type ResponseEntry = { content?: Record<string, MediaType>; headers?: Record<string, Header> }
-type Operation = { responses?: Record<string, ResponseEntry> }
+type Operation = {
+  responses?: Record<string, ResponseEntry>
+  requestBody?: { content?: Record<string, MediaType> }
+}
 /** The parts of an OpenAPI 3.1 document that say what the answers are. */
 type ContractDocument = {
   paths?: Record<string, Record<string, Operation>>
@@ -79,8 +82,10 @@ export class OpenApiContract {
   async problemsOf(request: AskedRequest, response: Response): Promise<string[]> {
     const method = request.method.toLowerCase()
     const path = new URL(request.url, 'http://localhost').pathname
-    // CORS preflights are answered before routing, for any path: they are no operation.
+    // CORS preflights are answered before routing, for any path, and a plain OPTIONS of a path
+    // with its `Allow`: they are no operation.
     if (method === 'options' && request.headers?.has('access-control-request-method')) return []
+    if (method === 'options' && response.status === 204 && response.headers.has('allow')) return []
     const template = this.#paths.find(({ pattern }) => pattern.test(path))?.template
     const operations = template === undefined ? undefined : this.#document.paths?.[template]
     const operation = operations?.[method] ?? (method === 'head' ? operations?.get : undefined)
@@ -120,6 +125,18 @@ export class OpenApiContract {
     return problems
   }
 
+  /**
+   * Why the document's JSON schema for the request body of `method` `template` refuses `body`:
+   * none when it admits it. Throws when the operation has no JSON body.
+   * @example contract.requestBodyProblems('post', '/items', { id: 'tt1' })
+   */
+  requestBodyProblems(method: string, template: string, body: unknown): string[] {
+    const content = this.#document.paths?.[template]?.[method]?.requestBody?.content ?? {}
+    const schema = Object.entries(content).find(([type]) => isJson(essence(type)))?.[1].schema
+    if (!schema) throw new Error(`${method} ${template} has no documented JSON body`)
+    return this.#schemaProblems('body', schema, body)
+  }
+
   /** Throws, naming every problem, unless `response` is an answer the document gives. */
   async check(request: AskedRequest, response: Response): Promise<void> {
     const problems = await this.problemsOf(request, response)
@@ -145,8 +162,7 @@ export class OpenApiContract {
       this.#compiled.set(schema, validate)
     }
     if (validate(value)) return []
-    const shown = JSON.stringify(value)
-    return [`${this.#ajv.errorsText(validate.errors, { dataVar: what })}: ${shown}`]
+    return [`${this.#ajv.errorsText(validate.errors, { dataVar: what })}: ${shownValue(value)}`]
   }
 }
 
@@ -179,6 +195,16 @@ export function checkedAgainst<A extends Requestable>(
       return typeof value === 'function' ? value.bind(target) : value
     },
   })
+}
+
+/** A value in a problem's text: its JSON, cut short; a value too deep to serialise is named so. */
+function shownValue(value: unknown): string {
+  try {
+    const json = JSON.stringify(value)
+    return json.length > 500 ? `${json.slice(0, 500)}…` : json
+  } catch {
+    return '(a value nested too deep to show)'
+  }
 }
 
 /** The answer's body as text, decompressed as its `Content-Encoding` says. */

@@ -1,0 +1,39 @@
+import { OpenApiContract } from '@movies-and-mail/http-kit/test-support'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { refusedMailBodies } from '../../test/support/refused-mail-bodies.js'
+import { type TestApp, testApp } from '../../test/support/test-app.js'
+
+let t: TestApp
+let contract: OpenApiContract
+beforeAll(async () => {
+  t = await testApp()
+  contract = await OpenApiContract.of(t.app)
+})
+afterAll(() => t.cleanup())
+
+// The route tests refuse these bodies with 400 (`sendmail-rejects.test.ts`): a client or a
+// validator that knows only the published document must be able to refuse them as well.
+describe('the document of POST /sendmail', () => {
+  const checked = refusedMailBodies.filter((entry) => entry.notInDocument === undefined)
+
+  it.each(checked)('refuses $what, as the service does', ({ body }) => {
+    expect(contract.requestBodyProblems('post', '/sendmail', JSON.parse(body))).not.toEqual([])
+  })
+
+  it('leaves out only bodies it cannot see, saying why', () => {
+    const left = refusedMailBodies.filter((entry) => entry.notInDocument !== undefined)
+    expect(left.map(({ what }) => what)).toEqual([
+      'a lone surrogate in another field',
+      'invalid JSON',
+      'an empty body',
+    ])
+  })
+
+  it.each([
+    ['a plain address', { email: 'ada@example.com', name: 'Ada Lovelace' }],
+    ['letters beyond ASCII', { email: 'zoë@exämple.de', name: 'Zoë 🎬' }],
+    ['other fields, ignored', { email: 'ada@example.com', name: 'Ada', note: 1 }],
+  ])('admits %s, as the service does', (_, body) => {
+    expect(contract.requestBodyProblems('post', '/sendmail', body)).toEqual([])
+  })
+})

@@ -1,0 +1,98 @@
+import { malformedText } from '@movies-and-mail/http-kit'
+
+/**
+ * A body `POST /sendmail` refuses with 400, as JSON text, and the answer it gets: `issues` for
+ * one that fails validation, `error` alone for one that is not a JSON object. `notInDocument`:
+ * why the document's schema cannot refuse it too, when it cannot.
+ */
+export type RefusedMailBody = {
+  what: string
+  body: string
+  issues?: { path: string; message: string }[]
+  error?: string
+  notInDocument?: string
+}
+
+const invalidEmail = 'must be exactly one email address, like ada@example.com'
+const name = 'Ada'
+const withEmail = (email: string): RefusedMailBody => ({
+  what: `an email with ${JSON.stringify(email)}`,
+  body: JSON.stringify({ email, name }),
+  issues: [{ path: 'email', message: invalidEmail }],
+})
+const withName = (what: string, badName: string, message: string): RefusedMailBody => ({
+  what: `a name ${what}`,
+  body: JSON.stringify({ email: 'ada@example.com', name: badName }),
+  issues: [{ path: 'name', message }],
+})
+const notAnObject = (what: string, body: string, error: string): RefusedMailBody => ({
+  what,
+  body,
+  error,
+  ...(error === 'request body is not valid JSON' && {
+    notInDocument: 'not JSON: no schema sees it',
+  }),
+})
+
+/** Everything the route tests refuse with 400, before the provider is called. */
+export const refusedMailBodies: RefusedMailBody[] = [
+  ...[
+    'ada@example.com,eve@example.com',
+    'ada@example.com, eve@example.com',
+    'ada@example.com;eve@example.com',
+    'Ada <ada@example.com>',
+    '<ada@example.com>',
+    'ada@example.com\r\nBcc: eve@example.com',
+    'ada@example.com\nbcc:eve@example.com',
+    ' ada@example.com',
+    'ada@example.com ',
+    'ada\t@example.com',
+    'ada@example.com\u0000',
+    '"ada"@example.com',
+    'friends:ada@example.com;',
+    'ada@example.com(eve@example.com)',
+    'ada@eve@example.com',
+    'ada@localhost',
+    'ada.example.com',
+    '',
+  ].map(withEmail),
+  {
+    what: 'an email of 255 characters',
+    body: JSON.stringify({
+      email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.com`,
+      name,
+    }),
+    issues: [{ path: 'email', message: 'must be at most 254 characters' }],
+  },
+  withName('empty', '', 'must not be empty'),
+  withName('blank', '   ', 'must not be blank'),
+  withName('101 characters long', 'n'.repeat(101), 'must be at most 100 characters'),
+  withName('holding CR/LF', 'Ada\r\nBcc: eve@example.com', 'must not contain control characters'),
+  withName('holding a bell', 'Ada\u0007', 'must not contain control characters'),
+  withName('holding a line separator', 'Ada\u2028Eve', 'must not contain control characters'),
+  {
+    what: 'a lone surrogate in the name',
+    body: '{"email":"ada@example.com","name":"Ada\\ud800"}',
+    issues: [{ path: 'name', message: malformedText.value }],
+  },
+  {
+    what: 'a lone surrogate in the email',
+    body: '{"email":"ad\\udc00a@example.com","name":"Ada"}',
+    issues: [{ path: 'email', message: malformedText.value }],
+  },
+  {
+    what: 'a lone surrogate in another field',
+    body: '{"email":"ada@example.com","name":"Ada","x":"\\ud83c"}',
+    issues: [{ path: 'x', message: malformedText.value }],
+    notInDocument:
+      'other fields are ignored, so the schema admits any; the service still refuses text no UTF-8 can carry',
+  },
+  notAnObject('invalid JSON', '{"email": "ada@example.com",', 'request body is not valid JSON'),
+  notAnObject('an empty body', '', 'request body is not valid JSON'),
+  notAnObject(
+    'a JSON array',
+    '[{"email":"ada@example.com","name":"Ada"}]',
+    'request body must be a JSON object',
+  ),
+  notAnObject('a JSON string', '"ada@example.com"', 'request body must be a JSON object'),
+]

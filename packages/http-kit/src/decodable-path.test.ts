@@ -1,0 +1,26 @@
+import { Hono } from 'hono'
+import { describe, expect, it } from 'vitest'
+import { decodablePath } from './decodable-path.js'
+
+const app = new Hono().get('/items/:id', decodablePath, (c) => c.json({ id: c.req.param('id') }))
+
+describe('decodablePath', () => {
+  it('lets a path through whose escapes are UTF-8', async () => {
+    const response = await app.request('/items/Am%C3%A9lie%20%25ED?x=%FF')
+    expect(await response.json()).toEqual({ id: 'Amélie %ED' })
+  })
+
+  it.each(['/items/%ED%A0%80', '/items/%FF', '/items/%E0%A4%A'])(
+    'refuses %s with 400 naming the parameter',
+    async (path) => {
+      const response = await app.request(path)
+      expect([response.status, await response.json()]).toEqual([
+        400,
+        {
+          error: 'invalid path parameter',
+          issues: [{ path: 'id', message: 'is not percent-encoded UTF-8' }],
+        },
+      ])
+    },
+  )
+})
