@@ -34,13 +34,27 @@ async function pingRegistry(): Promise<string | undefined> {
   }
 }
 
-it('README quotes the example as it is in packages/items-client/example.ts', async () => {
-  const readme = await readFile(join(root, 'README.md'), 'utf8')
+/** What the example prints against a fresh service, line by line. */
+const exampleOutput = [
+  'created: tt0111161, tt0068646, Amélie 2001',
+  'read: Amélie / Comedy',
+  'updated: Romance',
+  "refused: 412 item 'Amélie 2001' does not match If-Match",
+  'page: Amélie, The Godfather',
+  'page: The Shawshank Redemption',
+  'crime: The Godfather',
+  'event: updated tt0111161 Crime',
+]
+
+it('the client’s README quotes the example as it is in example.ts, and what it prints', async () => {
+  const readme = await readFile(join(clientDir, 'README.md'), 'utf8')
   expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``)
+  expect(readme).toContain(`\`\`\`text\n${exampleOutput.join('\n')}\n\`\`\``)
 })
 
 // What a user does: pack the client, install the tarball into a project of their own (strict,
-// no Node types), type-check the README's example, run it with plain node against the service.
+// no Node types), type-check the example its README quotes, run it with plain node against the
+// service.
 describe.skipIf(registryProblem !== undefined)('@movies-and-mail/items-client, packed', () => {
   let dir = ''
   let packed: string[] = []
@@ -91,7 +105,9 @@ describe.skipIf(registryProblem !== undefined)('@movies-and-mail/items-client, p
     expect(packed).toContain('dist/index.js')
     expect(packed).toContain('dist/index.d.ts')
     for (const path of packed) {
-      expect(path === 'package.json' || path.startsWith('dist/'), path).toBe(true)
+      expect(['package.json', 'README.md'].includes(path) || path.startsWith('dist/'), path).toBe(
+        true,
+      )
       expect(path).not.toMatch(/(^|\/)src\/|\.test\./)
       if (path.endsWith('.ts')) expect(path).toMatch(/\.d\.ts$/)
     }
@@ -132,15 +148,27 @@ describe.skipIf(registryProblem !== undefined)('@movies-and-mail/items-client, p
       cwd: dir,
       timeout: 30_000,
     })
-    expect(stdout.split('\n')).toEqual([
-      'created: tt0111161',
-      'listed: tt0111161, Amélie 2001',
-      'got: Amélie / Comedy',
-      'updated: Romance',
-      'deleted; left: Amélie 2001',
-      "refused: 409 an item with id 'Amélie 2001' already exists",
-      '',
-    ])
+    expect(stdout.split('\n')).toEqual([...exampleOutput, ''])
+  })
+
+  it('refuses an id no URL can carry with an ItemsApiError, before any request', async () => {
+    const { stdout } = await run(process.execPath, ['unsendable-ids.mjs'], {
+      cwd: dir,
+      timeout: 30_000,
+    })
+    const refusals = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(refusals).toEqual(
+      ['..', '\ud800'].map((id) => ({
+        name: 'InvalidRequestError',
+        isItemsApiError: true,
+        // Status 0: the call sent nothing (the service would have answered `..` as `/`).
+        status: 0,
+        message: expect.stringContaining(`cannot send the item id ${JSON.stringify(id)}`),
+      })),
+    )
   })
 })
 
@@ -171,6 +199,18 @@ async function writeConsumerProject(dir: string, serviceUrl: string): Promise<vo
       files: ['example.ts'],
     }),
     'example.ts': pointedAt(serviceUrl, example),
+    // The ids as escapes: a lone surrogate has no UTF-8 of its own to write the file with.
+    'unsendable-ids.mjs': [
+      "import { createItemsClient, ItemsApiError } from '@movies-and-mail/items-client'",
+      `const items = createItemsClient(${JSON.stringify(serviceUrl)})`,
+      "for (const id of ['..', '\\ud800']) {",
+      '  const error = await items.get(id).then(() => undefined, (caught) => caught)',
+      '  const { name, status, message } = error ?? {}',
+      '  const isItemsApiError = error instanceof ItemsApiError',
+      '  console.log(JSON.stringify({ name, isItemsApiError, status, message }))',
+      '}',
+      '',
+    ].join('\n'),
   }
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text)
 }

@@ -32,6 +32,8 @@ describe('CORS for any origin (the default)', () => {
     const headers = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase()
     expect(headers).toContain('content-type')
     expect(headers).toContain('x-apikey')
+    // A follower of /items/events on another origin resumes with it.
+    expect(headers).toContain('last-event-id')
   })
 })
 

@@ -75,7 +75,7 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:4000')
     expect(response.headers.get('access-control-allow-methods')).toContain('POST')
     expect(response.headers.get('access-control-allow-headers')).toBe(
-      'content-type, idempotency-key, if-match, if-none-match, x-apikey, x-request-id',
+      'content-type, idempotency-key, if-match, if-none-match, last-event-id, x-apikey, x-request-id',
     )
     expect(response.headers.get('access-control-max-age')).toBe('600')
     expect(response.headers.get('vary')).toBe('Origin')

@@ -5,9 +5,13 @@ import type {
   ErrorBody,
   Item,
   ItemFields,
+  ItemPage,
   ItemsClient,
-  StoredItem,
+  NewItem,
+  TaggedItem,
+  ValidationIssue,
 } from '../../../packages/items-client/src/index.js'
+import type { eventsApp } from '../events/events.app.js'
 import type * as schema from '../items/item.schema.js'
 import type { ItemsApp } from '../items/items.app.js'
 
@@ -28,22 +32,25 @@ type Get = Endpoint<'/items/:id', '$get'>
 type Create = Endpoint<'/items', '$post'>
 type Update = Endpoint<'/items/:id', '$put'>
 type Remove = Endpoint<'/items/:id', '$delete'>
+type Events = ExtractSchema<ReturnType<typeof eventsApp>>['/items/events']['$get']
 
 type Client = ItemsClient
 type Resolved<K extends keyof Client> = Awaited<ReturnType<Client[K]>>
 
 describe('the published client’s types', () => {
-  it('are the schema’s types', () => {
-    expectTypeOf<Item>().toEqualTypeOf<schema.Item>()
+  it('are the schema’s types, under the OpenAPI document’s names', () => {
+    expectTypeOf<Item>().toEqualTypeOf<schema.StoredItem>()
+    expectTypeOf<NewItem>().toEqualTypeOf<schema.Item>()
     expectTypeOf<ItemFields>().toEqualTypeOf<schema.ItemFields>()
-    expectTypeOf<StoredItem>().toEqualTypeOf<schema.StoredItem>()
     expectTypeOf<ErrorBody>().toEqualTypeOf<ServiceErrorBody>()
+    expectTypeOf<ValidationIssue>().toEqualTypeOf<NonNullable<ServiceErrorBody['issues']>[number]>()
   })
 
   it('take what each route takes', () => {
     expectTypeOf<Parameters<Client['create']>[0]>().toEqualTypeOf<Json<Create>>()
     expectTypeOf<Parameters<Client['update']>[1]>().toEqualTypeOf<Json<Update>>()
     expectTypeOf<Parameters<Client['get']>[0]>().toEqualTypeOf<Param<Get>>()
+    expectTypeOf<Parameters<Client['read']>[0]>().toEqualTypeOf<Param<Get>>()
     expectTypeOf<Parameters<Client['update']>[0]>().toEqualTypeOf<Param<Update>>()
     expectTypeOf<Parameters<Client['remove']>[0]>().toEqualTypeOf<Param<Remove>>()
   })
@@ -51,14 +58,24 @@ describe('the published client’s types', () => {
   it('hold what each route answers on success', () => {
     expectTypeOf<Success<List | Get | Create | Update | Remove>>().not.toBeNever()
     expectTypeOf<Success<List>>().toExtend<Resolved<'list'>>()
+    expectTypeOf<Success<List>>().toExtend<Resolved<'page'>['items']>()
     expectTypeOf<Success<Get>>().toExtend<Resolved<'get'>>()
+    expectTypeOf<Success<Get>>().toExtend<Resolved<'read'>['item']>()
+    expectTypeOf<Resolved<'read'>>().toEqualTypeOf<TaggedItem>()
+    expectTypeOf<Resolved<'page'>>().toEqualTypeOf<ItemPage>()
     expectTypeOf<Success<Create>>().toExtend<Resolved<'create'>>()
     expectTypeOf<Success<Update>>().toExtend<Resolved<'update'>>()
     expectTypeOf<Success<Remove>>().toExtend<Resolved<'remove'>>()
   })
 
   it('hold every error answer of every route as an ErrorBody', () => {
-    expectTypeOf<Failure<List | Get | Create | Update | Remove>>().not.toBeNever()
-    expectTypeOf<Failure<List | Get | Create | Update | Remove>>().toExtend<ErrorBody>()
+    type Routes = List | Get | Create | Update | Remove | Events
+    expectTypeOf<Failure<Routes>>().not.toBeNever()
+    expectTypeOf<Failure<Routes>>().toExtend<ErrorBody>()
+    // A stale If-Match, and the feed's "cannot follow changes", among them.
+    expectTypeOf<Answer<Update | Remove, 412>>().toExtend<ErrorBody>()
+    expectTypeOf<Answer<Update | Remove, 412>>().not.toBeNever()
+    expectTypeOf<Answer<Events, 501>>().toExtend<ErrorBody>()
+    expectTypeOf<Answer<Events, 501>>().not.toBeNever()
   })
 })

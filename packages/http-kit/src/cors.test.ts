@@ -42,7 +42,7 @@ describe('cors', () => {
     expect(response.status).toBe(204)
     expect(response.headers.get('access-control-allow-methods')).toContain('PUT')
     expect(response.headers.get('access-control-allow-headers')).toBe(
-      'content-type, idempotency-key, if-match, if-none-match, x-apikey, x-request-id',
+      'content-type, idempotency-key, if-match, if-none-match, last-event-id, x-apikey, x-request-id',
     )
     expect(response.headers.get('access-control-max-age')).toBe('600')
   })

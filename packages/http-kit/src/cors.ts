@@ -29,6 +29,8 @@ export function corsPolicy({
     'idempotency-key',
     'if-match',
     'if-none-match',
+    // A follower of the change feed resumes with it; it is not a safelisted header.
+    'last-event-id',
     'x-apikey',
     'x-request-id',
   ],

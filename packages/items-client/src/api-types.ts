@@ -1,13 +1,14 @@
 // The API's shapes, written out so that the declarations need nothing of the service (zod,
-// Node, its database driver). items-service/src/client/client-types.test.ts checks them
-// against the service's own route types.
+// Node, its database driver). Their names are the OpenAPI document's schema names;
+// items-service/src/client/client-types.test.ts holds them to the service's own route types.
 
 /**
- * An item as `POST /items` takes it: `id` (1-200 characters, no control characters), `name`
- * (1-500) and `genre` (1-100); other top-level fields are stored as given. Field names that are
- * `_id`, start with `$`, contain `.`, or are `__proto__`, `constructor`, `prototype` are refused.
+ * An item as `POST /items` takes it: `id` (1-200 characters, no control characters, not
+ * `events`), `name` (1-500) and `genre` (1-100); other top-level fields are stored as given.
+ * Field names that are `_id`, start with `$`, contain `.`, or are `__proto__`, `constructor`,
+ * `prototype` are refused.
  */
-export type Item = {
+export type NewItem = {
   id: string
   name: string
   genre: string
@@ -23,7 +24,7 @@ export type ItemFields = {
 }
 
 /** An item as every answer carries it, with the `_id` the service gave it (24 hex digits). */
-export type StoredItem = {
+export type Item = {
   _id: string
   id: string
   name: string
