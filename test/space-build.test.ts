@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { BuiltEntry, killBuiltEntries } from '@movies-and-mail/test-kit'
 import { chromium } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -125,7 +125,7 @@ describe.each(spacefile.micros.map((micro) => [micro.name, micro] as const))(
           }),
         )
         expect(failed.output).not.toMatch(/Cannot find (package|module)/)
-        expect(failed.output).toMatch(/no database answer within 1500 ms/)
+        expect(failed.output).toMatch(/no answer from the database within 1500 ms/)
         expect(failed.code).not.toBe(0)
       },
     )

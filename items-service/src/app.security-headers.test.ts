@@ -1,5 +1,5 @@
 import { htmlHeaders, originOf } from '@movies-and-mail/http-kit'
-import { cspDirectives } from '@movies-and-mail/http-kit/test-support'
+import { cspDirectives } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
 import { movies, useTestApp } from '../test/support/test-app.js'
 

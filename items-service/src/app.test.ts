@@ -1,8 +1,9 @@
+import { StoreUnavailableError } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
 import { failingStore } from '../test/support/failing-store.js'
 import { movies, useTestApp } from '../test/support/test-app.js'
 import { createApp } from './app.js'
-import { type ItemStore, StoreUnavailableError } from './store/item-store.js'
+import type { ItemStore } from './store/item-store.js'
 
 function appOver(store: ItemStore) {
   const lines: string[] = []
@@ -22,7 +23,10 @@ const everyRoute: [string, string, string?][] = [
 describe('when the database does not answer', () => {
   const { request, lines } = appOver(
     failingStore(
-      () => new StoreUnavailableError({ cause: new Error('connect ECONNREFUSED 10.0.0.7') }),
+      () =>
+        new StoreUnavailableError('database unavailable', {
+          cause: new Error('connect ECONNREFUSED 10.0.0.7'),
+        }),
     ),
   )
 

@@ -1,14 +1,9 @@
 import { addDocsRoutes, createServiceApp } from '@movies-and-mail/http-kit'
 import { type EventsOptions, eventsApp } from './events/events.app.js'
 import { healthApp } from './health/health.app.js'
-import { itemsApp } from './items/items.app.js'
-import { fieldRules } from './items/reserved-field-names.js'
-import {
-  DuplicateIdError,
-  type ItemStore,
-  StoreFullError,
-  StoreUnavailableError,
-} from './store/item-store.js'
+import { fieldRules } from './items/item.schema.js'
+import { type Compress, itemsApp } from './items/items.app.js'
+import type { ItemStore } from './store/item-store.js'
 import { webRoutes } from './web/web.routes.js'
 import type { WebAssets } from './web/web-assets.js'
 
@@ -26,6 +21,8 @@ export type AppOptions = {
   mailServiceUrl?: string
   /** Limits and timing of the change feed's streams; the defaults otherwise. */
   events?: Omit<EventsOptions, 'store'>
+  /** Compresses the list for clients that take it (Node); none where the platform does. */
+  compress?: Compress
 }
 
 /**
@@ -40,21 +37,17 @@ export function createApp({
   webAssets = new Map(),
   mailServiceUrl = 'http://localhost:4001',
   events = {},
+  compress,
 }: AppOptions) {
   const app = createServiceApp({
     log,
     corsOrigins,
     apiKeys: apiKey === undefined ? [] : [apiKey],
-    knownErrors: [
-      [DuplicateIdError, 409],
-      [StoreUnavailableError, 503],
-      [StoreFullError, 507],
-    ],
   })
   app.route('/', healthApp({ store }))
   // Before the item routes: `/items/events` is the feed, not the item of id `events`.
   app.route('/', eventsApp({ store, ...events }))
-  const routes = app.route('/', itemsApp({ store }))
+  const routes = app.route('/', itemsApp({ store, compress }))
   for (const [name, schema] of Object.entries(fieldRules.components)) {
     app.openAPIRegistry.registerComponent('schemas', name, schema)
   }

@@ -1,4 +1,4 @@
-import { thrownBy } from '@movies-and-mail/http-kit/test-support'
+import { thrownBy } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
 import { parseEnv, secretValues, settingNames } from './env.js'
 

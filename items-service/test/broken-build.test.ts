@@ -1,7 +1,7 @@
 import { cp, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { BuiltEntry } from '@movies-and-mail/http-kit/test-support'
+import { BuiltEntry } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { temporaryDataDir } from './support/built-service.js'
 

@@ -1,4 +1,4 @@
-import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, temporaryDataDir } from './support/built-service.js'
 

@@ -1,7 +1,6 @@
 import { open, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { SmallDisk } from '@movies-and-mail/embedded-store/test-support'
-import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { type BuiltEntry, killBuiltEntries, SmallDisk } from '@movies-and-mail/test-kit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { failedStart, startService, temporaryDataDir } from './support/built-service.js'
 

@@ -1,5 +1,5 @@
 import { request } from 'node:http'
-import { killBuiltEntries, stopDuringTrickle } from '@movies-and-mail/http-kit/test-support'
+import { killBuiltEntries, stopDuringTrickle } from '@movies-and-mail/test-kit'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sleep, startService, temporaryDataDir } from './support/built-service.js'
 

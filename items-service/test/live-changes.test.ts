@@ -1,5 +1,5 @@
 import { connect } from 'node:net'
-import { killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { killBuiltEntries } from '@movies-and-mail/test-kit'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService, temporaryDataDir } from './support/built-service.js'
 import { EventReader } from './support/event-reader.js'

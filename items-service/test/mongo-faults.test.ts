@@ -1,7 +1,6 @@
-import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { type BuiltEntry, killBuiltEntries, MongoStandIn } from '@movies-and-mail/test-kit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sleep, startService } from './support/built-service.js'
-import { MongoStandIn } from './support/mongo-stand-in.js'
 
 const connectTimeoutMs = 1_000
 /** The timeout, and 120 requests' worth of scheduling on a slow machine. */

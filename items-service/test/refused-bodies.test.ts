@@ -1,8 +1,4 @@
-import {
-  type BuiltEntry,
-  killBuiltEntries,
-  largeUpload,
-} from '@movies-and-mail/http-kit/test-support'
+import { type BuiltEntry, killBuiltEntries, largeUpload } from '@movies-and-mail/test-kit'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startService, temporaryDataDir } from './support/built-service.js'
 

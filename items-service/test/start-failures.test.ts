@@ -1,5 +1,5 @@
 import { createServer, type Socket } from 'node:net'
-import type { FailedStart } from '@movies-and-mail/http-kit/test-support'
+import type { FailedStart } from '@movies-and-mail/test-kit'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closedPort, failedStart, temporaryDataDir } from './support/built-service.js'
 
@@ -25,7 +25,7 @@ describe('a service that cannot start', () => {
     expect(service.code).not.toBe(0)
     expect(service.code).not.toBeNull()
     expect(Date.now() - started).toBeLessThan(connectTimeoutMs + marginMs)
-    expect(service.stderr).toMatch(/failed to start: .*(ECONNREFUSED|no database answer)/)
+    expect(service.stderr).toMatch(/failed to start: .*(ECONNREFUSED|no answer from the database)/)
     expect(service.stdout).not.toContain('listening')
   })
 

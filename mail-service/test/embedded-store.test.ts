@@ -1,8 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SmallDisk } from '@movies-and-mail/embedded-store/test-support'
-import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { type BuiltEntry, killBuiltEntries, SmallDisk } from '@movies-and-mail/test-kit'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ensureBuilt, failedStart, startServer } from './support/run-server.js'
 

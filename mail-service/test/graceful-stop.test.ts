@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { killBuiltEntries, stopDuringTrickle } from '@movies-and-mail/http-kit/test-support'
+import { killBuiltEntries, stopDuringTrickle } from '@movies-and-mail/test-kit'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, startServer } from './support/run-server.js'
 

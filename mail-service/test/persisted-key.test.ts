@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { killBuiltEntries } from '@movies-and-mail/test-kit'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ensureBuilt, failedStart, startServer } from './support/run-server.js'
 

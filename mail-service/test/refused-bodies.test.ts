@@ -1,11 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  type BuiltEntry,
-  killBuiltEntries,
-  largeUpload,
-} from '@movies-and-mail/http-kit/test-support'
+import { type BuiltEntry, killBuiltEntries, largeUpload } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, startServer } from './support/run-server.js'
 

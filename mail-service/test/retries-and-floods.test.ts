@@ -1,9 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { type BuiltEntry, killBuiltEntries, MailgunStandIn } from '@movies-and-mail/test-kit'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { MailgunStandIn } from './support/mailgun-stand-in.js'
 import { ensureBuilt, startServer } from './support/run-server.js'
 
 const queued = '{"id":"<20260101120000.1@mg.example.com>","message":"Queued. Thank you."}'

@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { closedPortUrl } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app.js'
 import { MemoryMailLog } from '../src/mail-log/memory-mail-log.js'
 import { MailgunMailer } from '../src/mailer/mailgun-mailer.js'
-import { closedPortUrl } from './support/mailgun-stand-in.js'
 import { ensureBuilt, failedStart } from './support/run-server.js'
 
 const secret = 'pw-NEVER-PRINT-4e2'

@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type BuiltEntry, killBuiltEntries } from '@movies-and-mail/http-kit/test-support'
+import { type BuiltEntry, killBuiltEntries, MailgunStandIn } from '@movies-and-mail/test-kit'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { DetaStandIn } from './support/deta-stand-in.js'
-import { MailgunStandIn } from './support/mailgun-stand-in.js'
 import { ensureBuilt, failedStart, startServer } from './support/run-server.js'
 
 let dataDir: string

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { closedPortUrl } from '@movies-and-mail/test-kit'
 import { Miniflare } from 'miniflare'
 import { describe, expect, it, vi } from 'vitest'
-import { closedPortUrl } from './support/mailgun-stand-in.js'
 import {
   ada,
   bindings,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BuiltEntry } from '@movies-and-mail/http-kit/test-support'
+import { BuiltEntry } from '@movies-and-mail/test-kit'
 
 export type MicroProcess = {
   url: string

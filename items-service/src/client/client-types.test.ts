@@ -1,3 +1,4 @@
+import type { z } from '@hono/zod-openapi'
 import type { ErrorBody as ServiceErrorBody } from '@movies-and-mail/http-kit'
 import type { ExtractSchema } from 'hono/types'
 import { describe, expectTypeOf, it } from 'vitest'
@@ -12,8 +13,9 @@ import type {
   ValidationIssue,
 } from '../../../packages/items-client/src/index.js'
 import type { eventsApp } from '../events/events.app.js'
-import type * as schema from '../items/item.schema.js'
+import type { itemFieldsSchema, itemSchema, newItemSchema } from '../items/item.schema.js'
 import type { ItemsApp } from '../items/items.app.js'
+import type * as port from '../store/item-store.js'
 
 // The published client declares the API's types by hand, so that its declarations need nothing
 // of the service. These checks hold them to the routes' own types; `npm run typecheck` runs them.
@@ -38,10 +40,13 @@ type Client = ItemsClient
 type Resolved<K extends keyof Client> = Awaited<ReturnType<Client[K]>>
 
 describe('the published client’s types', () => {
-  it('are the schema’s types, under the OpenAPI document’s names', () => {
-    expectTypeOf<Item>().toEqualTypeOf<schema.StoredItem>()
-    expectTypeOf<NewItem>().toEqualTypeOf<schema.Item>()
-    expectTypeOf<ItemFields>().toEqualTypeOf<schema.ItemFields>()
+  it('are the schema’s types and the store port’s, under the OpenAPI document’s names', () => {
+    expectTypeOf<Item>().toEqualTypeOf<z.infer<typeof itemSchema>>()
+    expectTypeOf<NewItem>().toEqualTypeOf<z.infer<typeof newItemSchema>>()
+    expectTypeOf<ItemFields>().toEqualTypeOf<z.infer<typeof itemFieldsSchema>>()
+    expectTypeOf<Item>().toEqualTypeOf<port.Item>()
+    expectTypeOf<NewItem>().toEqualTypeOf<port.NewItem>()
+    expectTypeOf<ItemFields>().toEqualTypeOf<port.ItemFields>()
     expectTypeOf<ErrorBody>().toEqualTypeOf<ServiceErrorBody>()
     expectTypeOf<ValidationIssue>().toEqualTypeOf<NonNullable<ServiceErrorBody['issues']>[number]>()
   })

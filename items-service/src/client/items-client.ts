@@ -21,4 +21,4 @@ export function itemParam(id: string): { id: string } {
   return { id: encodeURIComponent(id) }
 }
 
-export type { StoredItem } from '../items/item.schema.js'
+export type { Item as StoredItem } from '../store/item-store.js'

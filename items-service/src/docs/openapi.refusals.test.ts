@@ -1,4 +1,4 @@
-import { OpenApiContract } from '@movies-and-mail/http-kit/test-support'
+import { OpenApiContract } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'
 import {
@@ -8,7 +8,7 @@ import {
 } from '../../test/support/refused-item-bodies.js'
 import { movies } from '../../test/support/test-app.js'
 import { createApp } from '../app.js'
-import { maxNestingDepth } from '../items/reserved-field-names.js'
+import { maxNestingDepth } from '../items/item.schema.js'
 
 const contract = await OpenApiContract.of(
   createApp({ store: failingStore(() => new Error('unused')), log: () => {} }),

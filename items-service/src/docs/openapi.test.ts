@@ -1,10 +1,10 @@
-import { OpenApiContract } from '@movies-and-mail/http-kit/test-support'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { OpenApiContract } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'
 import { movies, TestApp } from '../../test/support/test-app.js'
 import { createApp } from '../app.js'
 import { ChangeFeed } from '../store/change-feed.js'
-import { StoreFullError, StoreUnavailableError } from '../store/item-store.js'
 
 type Operation = {
   responses: Record<string, unknown>
@@ -219,7 +219,7 @@ describe('GET /openapi.json', () => {
 
   it('documents 503 on every operation, as the app answers it when the database is down', async () => {
     const down = createApp({
-      store: failingStore(() => new StoreUnavailableError()),
+      store: failingStore(() => new StoreUnavailableError('database unavailable')),
       log: () => {},
     })
     for (const operation of unavailable) {

@@ -1,6 +1,124 @@
 import { z } from '@hono/zod-openapi'
 import { malformedText } from '@movies-and-mail/http-kit'
-import { fieldRules, wellFormedPattern } from './reserved-field-names.js'
+import type { MiddlewareHandler } from 'hono'
+
+// What an item may be: the zod schemas the routes validate with (and the OpenAPI document and the
+// typed client are made of), and the rules on field names and nesting that run before them.
+
+const prototypeNames = new Set(['__proto__', 'constructor', 'prototype'])
+
+/**
+ * How many levels values may nest below the item. The embedded store's key check visits each
+ * array element twice, so its cost doubles with every array level: 40 levels, a few hundred
+ * bytes, would block the process for hours. At 5 a 64 KiB body costs tens of milliseconds.
+ */
+export const maxNestingDepth = 5
+
+/** Why a field name cannot be stored, or null when it can. `_id` is the database's own, at the top. */
+function reasonToRefuse(name: string, topLevel: boolean): string | null {
+  if (prototypeNames.has(name) || (topLevel && name === '_id')) {
+    return `'${name}' is a reserved field name`
+  }
+  if (name.startsWith('$')) return 'field names must not start with $'
+  if (name.includes('.')) return 'field names must not contain .'
+  return null
+}
+
+/**
+ * Finds what a document database would misread or refuse: field names at any depth (operators,
+ * dotted paths, `_id` at the top) or that would reach an object's prototype, and values nested
+ * deeper than `maxNestingDepth`. Runs on the parsed JSON before schema validation, which would
+ * silently drop `__proto__`.
+ */
+export function findReservedFieldNames(
+  value: unknown,
+  path: (string | number)[] = [],
+): { path: (string | number)[]; message: string }[] {
+  if (path.length > maxNestingDepth) {
+    return [{ path, message: `values must not nest more than ${maxNestingDepth} levels deep` }]
+  }
+  if (Array.isArray(value)) {
+    return value.flatMap((element, index) => findReservedFieldNames(element, [...path, index]))
+  }
+  if (typeof value !== 'object' || value === null) return []
+  return Object.keys(value).flatMap((key) => {
+    const reason = reasonToRefuse(key, path.length === 0)
+    const here = [...path, key]
+    const nested = findReservedFieldNames((value as Record<string, unknown>)[key], here)
+    return reason ? [{ path: here, message: reason }, ...nested] : nested
+  })
+}
+
+/** 400 for a JSON body with reserved field names or too deep nesting; runs after parsing. */
+export const rejectReservedFields: MiddlewareHandler = async (c, next) => {
+  const issues = findReservedFieldNames(await c.req.json())
+  if (issues.length === 0) return next()
+  return c.json(
+    {
+      error: 'request body has fields that cannot be stored',
+      issues: issues.map(({ path, message }) => ({ path: path.join('.'), message })),
+    },
+    400,
+  )
+}
+
+/** Well-formed UTF-16: no lone surrogate. The same with and without the `u` flag. */
+const wellFormedPattern = '(?:[^\\ud800-\\udfff]|[\\ud800-\\udbff][\\udc00-\\udfff])'
+
+/** Names a nested object may use: not `$…`, no `.`, none that reaches a prototype. */
+const nestedNamePattern = `^(?!(?:__proto__|constructor|prototype)$)(?!\\$)(?:(?!\\.)${wellFormedPattern})*$`
+/** Names an item may use at the top: as nested ones, and not `_id`. */
+const topLevelNamePattern = `^(?!_id$)${nestedNamePattern.slice(1)}`
+
+/** The name of the JSON Schema of a value nested `depth` levels below the item. */
+const valueSchemaName = (depth: number) => `FieldValue${depth}`
+
+/**
+ * The rules above as JSON Schema, for the OpenAPI document: the field names an item may use
+ * (`propertyNames`) and its other fields' values (`additionalProperties`), one named schema per
+ * level of nesting, since JSON Schema has no depth limit of its own. Strings are well-formed.
+ */
+export const fieldRules = {
+  topLevelNames: { pattern: topLevelNamePattern },
+  values: { $ref: `#/components/schemas/${valueSchemaName(1)}` },
+  /** The named schemas `values` refers to, for the document's components. */
+  components: Object.fromEntries(
+    Array.from({ length: maxNestingDepth }, (_, index) => {
+      const depth = index + 1
+      const deeper =
+        depth < maxNestingDepth
+          ? [
+              {
+                type: 'array' as const,
+                items: { $ref: `#/components/schemas/${valueSchemaName(depth + 1)}` },
+              },
+              {
+                type: 'object' as const,
+                propertyNames: { pattern: nestedNamePattern },
+                additionalProperties: {
+                  $ref: `#/components/schemas/${valueSchemaName(depth + 1)}`,
+                },
+              },
+            ]
+          : [
+              { type: 'array' as const, items: {}, maxItems: 0 },
+              { type: 'object' as const, maxProperties: 0 },
+            ]
+      const schema = {
+        description:
+          depth < maxNestingDepth
+            ? `A field's value ${depth} level${depth > 1 ? 's' : ''} below the item`
+            : `A value ${depth} levels below the item: nothing may nest in it`,
+        anyOf: [
+          { type: 'string' as const, pattern: `^${wellFormedPattern}*$` },
+          { type: ['number' as const, 'boolean' as const, 'null' as const] },
+          ...deeper,
+        ],
+      }
+      return [valueSchemaName(depth), schema]
+    }),
+  ),
+}
 
 // Explicit ranges (the Cc category) rather than \p{Cc}: the same without the `u` flag, so the
 // published pattern means the same to every JSON Schema tool.
@@ -57,7 +175,7 @@ const genre = z
 
 /**
  * What the document says of a body's other fields, beyond what zod checks here: the names and
- * the nesting `rejectReservedFields` refuses before validation (`reserved-field-names.ts`).
+ * the nesting `rejectReservedFields` refuses before validation.
  */
 const otherFields = {
   propertyNames: fieldRules.topLevelNames,
@@ -123,7 +241,3 @@ export const itemListSchema = z.array(itemSchema).openapi('ItemList', {
 export const itemIdParamSchema = z.object({
   id: itemId.openapi({ param: { name: 'id', in: 'path' } }),
 })
-
-export type Item = z.infer<typeof newItemSchema>
-export type ItemFields = z.infer<typeof itemFieldsSchema>
-export type StoredItem = z.infer<typeof itemSchema>

@@ -1,92 +1,139 @@
+import { createHash } from 'node:crypto'
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { jsonBytes } from '@movies-and-mail/http-kit'
+import { answerTagged, jsonBytes, sendTagged, type Tagged } from '@movies-and-mail/http-kit'
 import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { IfMatch, Item, ItemStore, Refused, TaggedJson } from '../store/item-store.js'
 import {
-  type ItemStore,
-  PreconditionFailedError,
-  type WriteCondition,
-} from '../store/item-store.js'
-import { ifMatchHolds, noneMatchHits } from './entity-tags.js'
-import type { StoredItem } from './item.schema.js'
-import { getItem, listItems } from './items.cached-reads.js'
-import { answerItemQuery } from './items.query.js'
-import { createItemRoute, deleteItemRoute, updateItemRoute } from './items.routes.js'
-import { answerList } from './list-answer.js'
+  createItemRoute,
+  deleteItemRoute,
+  getItemRoute,
+  listItemsRoute,
+  updateItemRoute,
+} from './items.routes.js'
+import { encodeCursor, parseItemQuery } from './parse-query.js'
 
-const notFound = (id: string) => ({ error: `item '${id}' not found` })
-const stale = (id: string) => ({ error: `item '${id}' does not match If-Match` })
+/** Bytes as sent to a client, by its `Accept-Encoding`, and the headers that say how. */
+export type Compress = (
+  list: Tagged,
+  acceptEncoding: string | undefined,
+) => { tagged: Tagged; headers: Record<string, string> }
 
-/** The write's `If-Match` as a condition for the store; none without the header. */
-function conditionOf(c: Context): WriteCondition | undefined {
+export type ItemsAppOptions = {
+  store: ItemStore
+  /** Compresses the list for a client that takes it; none where the platform compresses. */
+  compress?: Compress | undefined
+}
+
+const json = { 'content-type': 'application/json' }
+
+/** The status of each refused write, and what its answer says: chosen here and only here. */
+const refusals = {
+  'not-found': { status: 404, error: (id: string) => `item '${id}' not found` },
+  stale: { status: 412, error: (id: string) => `item '${id}' does not match If-Match` },
+  'duplicate-id': { status: 409, error: (id: string) => `an item with id '${id}' already exists` },
+} as const
+
+type Why = keyof typeof refusals
+/** The statuses a refusal can answer, for the routes' typed answers. */
+type StatusOf<W extends Why> = W extends 'not-found' ? 404 | 412 : W extends 'stale' ? 412 : 409
+
+/**
+ * The answer to a write the store refused. Under `If-Match`, an item that does not exist is a
+ * failed precondition too (RFC 9110 §13.1.1): `*` names any current version, and there is none.
+ */
+function refused<W extends Why>(c: Context, { why, id }: Refused<W>, ifMatch?: IfMatch) {
+  const { status, error } = refusals[why === 'not-found' && ifMatch !== undefined ? 'stale' : why]
+  return c.json({ error: error(id) }, status as StatusOf<W>)
+}
+
+/** The answer to a write the store made: the whole list as the write left it, and its tag. */
+function written<S extends ContentfulStatusCode>(
+  c: Context,
+  list: TaggedJson,
+  status: S,
+  headers: Record<string, string> = {},
+) {
+  return jsonBytes<Item[], S>(c, list.body, status, { etag: list.etag, ...headers })
+}
+
+/** A write's `If-Match`: `*`, or the tags it lists (a weak one never matches a write). */
+function ifMatchOf(c: Context): IfMatch | undefined {
   const header = c.req.header('if-match')
-  return header === undefined ? undefined : (etag) => ifMatchHolds(header, etag)
+  if (header === undefined) return undefined
+  if (header.trim() === '*') return '*'
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag.length > 0)
 }
 
 /**
- * A 304 with the tag and the headers every answer carries, and no body. Typed as no answer:
- * only a caller that sent If-None-Match itself gets it, so the typed client's answers stay the
- * bodies it can read.
+ * The `/items` routes over a store, their guards (API key, body checks) declared in their route
+ * configs (`items.routes.ts`). Reads carry a strong `ETag` and answer `If-None-Match` with 304;
+ * `PUT` and `DELETE` honour `If-Match`. Every write answers the complete list and its tag, or
+ * the status of why the store refused it.
  */
-function notModified(c: Context, etag: string): never {
-  return c.body(null, 304, { etag }) as never
-}
-
-/**
- * The `/items` routes over a store. Reads carry a strong `ETag` and answer `If-None-Match`;
- * `PUT` and `DELETE` honour `If-Match`. Every mutation answers the complete list and its tag.
- * The writes' guards (API key, body checks) are declared in their route configs
- * (`items.routes.ts`).
- */
-export function itemsApp({ store }: { store: ItemStore }) {
-  /** Runs a write under the request's `If-Match`: true when done, else the status to answer. */
-  const write = async (c: Context, run: (condition?: WriteCondition) => Promise<boolean>) => {
-    const condition = conditionOf(c)
-    try {
-      if (await run(condition)) return true
-      return condition ? 412 : 404
-    } catch (error) {
-      if (error instanceof PreconditionFailedError) return 412
-      throw error
-    }
-  }
-  const list = async () => store.listTagged()
+export function itemsApp({ store, compress }: ItemsAppOptions) {
   return new OpenAPIHono()
-    .openapi(listItems.route, async (c) => {
-      // `/items` and `/items?` alike: with no query, exactly the list.
-      if (new URL(c.req.url).search !== '') return answerItemQuery(c, store)
-      return answerList(c, await listItems.read(store))
+    .openapi(listItemsRoute, async (c) => {
+      const ifNoneMatch = c.req.header('if-none-match')
+      // `/items` and `/items?` alike: with no query, exactly the list, compressed if taken.
+      const search = new URL(c.req.url).search
+      if (search === '') {
+        const list = await store.list()
+        const sent = compress?.(list, c.req.header('accept-encoding')) ?? {
+          tagged: list,
+          headers: {},
+        }
+        const answer = answerTagged(sent.tagged, ifNoneMatch, { ...json, ...sent.headers })
+        return sendTagged<Item[]>(c, answer)
+      }
+      const parsed = parseItemQuery(search)
+      if ('issues' in parsed) {
+        return c.json({ error: 'invalid query parameter', issues: parsed.issues }, 400)
+      }
+      const { query, parameters } = parsed
+      const page = await store.query(query)
+      const cursor = page.next && encodeCursor(page.next, query.sort)
+      // A tag names the page and its next cursor, whichever instance (or store) made them, so a
+      // 304 is never an answer whose `Link` has since changed (an item added after a page's last).
+      const hash = createHash('sha256').update(page.body)
+      if (cursor !== undefined) hash.update(`\n${cursor}`)
+      const tagged = { body: page.body, etag: `"${hash.digest('base64url')}"` }
+      const headers: Record<string, string> = { ...json }
+      if (cursor !== undefined) {
+        headers.link = `</items?${parameters && `${parameters}&`}cursor=${cursor}>; rel="next"`
+      }
+      return sendTagged<Item[]>(c, answerTagged(tagged, ifNoneMatch, headers))
     })
-    .openapi(getItem.route, async (c) => {
+    .openapi(getItemRoute, async (c) => {
       const { id } = c.req.valid('param')
-      const item = await getItem.read(store, { id })
-      if (!item) return c.json(notFound(id), 404)
-      if (noneMatchHits(c.req.header('if-none-match'), item.etag)) return notModified(c, item.etag)
-      return jsonBytes<StoredItem, 200>(c, item.body, 200, { etag: item.etag })
+      const item = await store.find(id)
+      if (!item) return c.json({ error: refusals['not-found'].error(id) }, 404)
+      return sendTagged<Item>(c, answerTagged(item, c.req.header('if-none-match'), json))
     })
     .openapi(createItemRoute, async (c) => {
       const item = c.req.valid('json')
       // Made before the write: nothing that can throw runs once the item is stored.
       const location = `/items/${encodeURIComponent(item.id)}`
-      await store.insert(item)
-      const { body, etag } = await list()
-      return jsonBytes<StoredItem[], 201>(c, body, 201, { etag, location })
+      const result = await store.insert(item)
+      if (!result.ok) return refused(c, result)
+      return written(c, result.list, 201, { location })
     })
     .openapi(updateItemRoute, async (c) => {
       const { id } = c.req.valid('param')
-      const fields = c.req.valid('json')
-      const done = await write(c, (condition) => store.update(id, fields, condition))
-      if (done === 404) return c.json(notFound(id), 404)
-      if (done === 412) return c.json(stale(id), 412)
-      const { body, etag } = await list()
-      return jsonBytes<StoredItem[], 200>(c, body, 200, { etag })
+      const ifMatch = ifMatchOf(c)
+      const result = await store.update(id, c.req.valid('json'), ifMatch)
+      if (!result.ok) return refused(c, result, ifMatch)
+      return written(c, result.list, 200)
     })
     .openapi(deleteItemRoute, async (c) => {
       const { id } = c.req.valid('param')
-      const done = await write(c, (condition) => store.remove(id, condition))
-      if (done === 404) return c.json(notFound(id), 404)
-      if (done === 412) return c.json(stale(id), 412)
-      const { body, etag } = await list()
-      return jsonBytes<StoredItem[], 200>(c, body, 200, { etag })
+      const ifMatch = ifMatchOf(c)
+      const result = await store.remove(id, ifMatch)
+      if (!result.ok) return refused(c, result, ifMatch)
+      return written(c, result.list, 200)
     })
 }
 

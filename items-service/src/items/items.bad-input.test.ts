@@ -2,7 +2,7 @@ import { malformedText } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
 import { refusedOnCreate, refusedOnUpdate } from '../../test/support/refused-item-bodies.js'
 import { movies, useTestApp } from '../../test/support/test-app.js'
-import { maxNestingDepth } from './reserved-field-names.js'
+import { maxNestingDepth } from './item.schema.js'
 
 const item = JSON.stringify(movies.godfather)
 const withField = (field: string) => `${item.slice(0, -1)},${field}}`

@@ -1,11 +1,11 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { OpenApiContract } from '@movies-and-mail/http-kit/test-support'
+import { Compression } from '@movies-and-mail/http-kit/node'
+import { MongoStandIn, OpenApiContract } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
-import { MongoStandIn } from '../../test/support/mongo-stand-in.js'
 import { movies, useTestApp } from '../../test/support/test-app.js'
 import { type AppType, createApp } from '../app.js'
-import { MongoItemStore } from '../store/mongo-item-store.js'
-import { listVariants } from './list-variants.js'
+import { MongoItemStore } from '../store/mongo/mongo-item-store.js'
+import type { Compress } from './items.app.js'
 
 type Sent = { method?: string; headers?: Record<string, string> }
 type Answer = { status: number; headers: Headers; bytes: Buffer; decoded: Buffer }
@@ -159,16 +159,16 @@ describe('GET /items compressed', () => {
 
   it('makes the compressed bytes once per change of the list, not per request', async () => {
     await seedMovies()
-    const made = listVariants.made
+    const made = api().compression.made
     const answers: Answer[] = []
     for (let n = 0; n < 5; n++) answers.push(await send(api(), '/items', accepting('br')))
-    expect(listVariants.made - made).toBe(1)
+    expect(api().compression.made - made).toBe(1)
     expect(answers.every((answer) => answer.bytes.equals(answers[0]?.bytes as Buffer))).toBe(true)
     for (let n = 0; n < 5; n++) await send(api(), '/items', accepting('gzip'))
-    expect(listVariants.made - made).toBe(2)
+    expect(api().compression.made - made).toBe(2)
     await api().put('tt0111161', { year: 1994 })
     for (let n = 0; n < 5; n++) await send(api(), '/items', accepting('br'))
-    expect(listVariants.made - made).toBe(3)
+    expect(api().compression.made - made).toBe(3)
   })
 })
 
@@ -199,9 +199,11 @@ describe('GET /items compressed, over MongoDB', () => {
     const store = await MongoItemStore.connect({ url: standIn.url, timeoutMs: 2_000 })
     try {
       await store.insert({ ...movies.shawshank })
-      const api = { app: createApp({ store, log: () => {} }) }
+      const compression = new Compression()
+      const compress: Compress = (list, acceptEncoding) => compression.of(list, acceptEncoding)
+      const api = { app: createApp({ store, log: () => {}, compress }) }
       const plain = await send(api, '/items')
-      const made = listVariants.made
+      const made = compression.made
       const first = await send(api, '/items', accepting('br'))
       expect(first.headers.get('etag')).toBe(coded(plain.headers.get('etag'), 'br'))
       expect(first.decoded.equals(plain.bytes)).toBe(true)
@@ -210,12 +212,12 @@ describe('GET /items compressed, over MongoDB', () => {
         304,
       )
       expect((await send(api, '/items', accepting('br'))).bytes.equals(first.bytes)).toBe(true)
-      expect(listVariants.made - made).toBe(1)
+      expect(compression.made - made).toBe(1)
       await store.insert({ ...movies.godfather })
       const changed = await send(api, '/items', accepting('br', { 'if-none-match': etag }))
       expect(changed.status).toBe(200)
       expect(JSON.parse(changed.decoded.toString())).toHaveLength(2)
-      expect(listVariants.made - made).toBe(2)
+      expect(compression.made - made).toBe(2)
     } finally {
       await store.close()
       await standIn.close()

@@ -1,24 +1,24 @@
+import { StoreUnavailableError } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'
 import { movies, type TestApp, useTestApp } from '../../test/support/test-app.js'
 import { createApp } from '../app.js'
-import { StoreUnavailableError } from '../store/item-store.js'
-import type { StoredItem } from './item.schema.js'
+import type { Item } from '../store/item-store.js'
 
 const tagOf = (response: Response) => response.headers.get('etag') ?? ''
 const nextOf = (response: Response) =>
   response.headers.get('link')?.match(/^<([^>]+)>; rel="next"$/)?.[1]
-const ids = (items: StoredItem[]) => items.map((item) => item.id)
+const ids = (items: Item[]) => items.map((item) => item.id)
 
 /** Every page of a query, following each page's `Link`, and the URLs it followed. */
 async function allPages(app: TestApp, first: string) {
-  const items: StoredItem[] = []
+  const items: Item[] = []
   const urls: string[] = []
   for (let url: string | undefined = first; url; ) {
     urls.push(url)
     const response = await app.request(url)
     expect(response.status, url).toBe(200)
-    items.push(...((await response.json()) as StoredItem[]))
+    items.push(...((await response.json()) as Item[]))
     url = nextOf(response)
   }
   return { items, urls }
@@ -55,9 +55,7 @@ describe('GET /items with a query', () => {
   it('sorts by name, id or genre, either way, ties in insertion order', async () => {
     await api().seed(movies.shawshank, movies.godfather, movies.darkKnight, drama(1, 'Alien'))
     const names = async (sort: string) =>
-      (await (await api().request(`/items?sort=${sort}`)).json()).map(
-        (item: StoredItem) => item.name,
-      )
+      (await (await api().request(`/items?sort=${sort}`)).json()).map((item: Item) => item.name)
     expect(await names('name')).toEqual([
       'Alien',
       'The Dark Knight',
@@ -147,7 +145,10 @@ describe('GET /items with a query', () => {
   })
 
   it('answers 503 when the database does not answer', async () => {
-    const app = createApp({ store: failingStore(() => new StoreUnavailableError()), log: () => {} })
+    const app = createApp({
+      store: failingStore(() => new StoreUnavailableError('database unavailable')),
+      log: () => {},
+    })
     const response = await app.request('/items?genre=Crime')
     expect(response.status).toBe(503)
     expect(await response.json()).toEqual({ error: 'database unavailable' })

@@ -6,8 +6,8 @@ import {
   itemListSchema,
   itemSchema,
   newItemSchema,
+  rejectReservedFields,
 } from './item.schema.js'
-import { rejectReservedFields } from './reject-reserved-fields.js'
 
 /** Largest accepted item body. */
 export const maxItemBodyBytes = 64 * 1024
@@ -88,6 +88,8 @@ const queryParameters = [
     required: false,
     style: 'form' as const,
     explode: true,
+    // An empty example: the docs page would otherwise send a made-up filter with every try.
+    example: {},
     description:
       'Exact-match filters, one parameter per top-level field (`?genre=Drama&year=1994`), all of ' +
       'which must hold. A value matches the string, or the number, boolean or null whose JSON ' +

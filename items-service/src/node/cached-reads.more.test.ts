@@ -4,7 +4,6 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { useServers } from '../../test/support/front-servers.js'
 import { movies } from '../../test/support/test-app.js'
-import { listVariants } from '../items/list-variants.js'
 
 describe('the cached reads front with a compressed list', () => {
   const servers = useServers([movies.shawshank, movies.godfather])
@@ -32,21 +31,21 @@ describe('the cached reads front with a compressed list', () => {
     const br = { path: '/items', headers: { 'accept-encoding': 'br' } }
     const gzip = { path: '/items', headers: { 'accept-encoding': 'gzip' } }
     expect((await write()).status).toBe(200)
-    const before = listVariants.made
+    const before = servers.compression.made
     for (let round = 0; round < 3; round++) {
       for (const server of [servers.viaApp(), servers.direct()]) await server.send(br)
     }
-    expect(listVariants.made - before).toBe(1)
+    expect(servers.compression.made - before).toBe(1)
     await servers.direct().send(gzip)
     await servers.viaApp().send(gzip)
-    expect(listVariants.made - before).toBe(2)
+    expect(servers.compression.made - before).toBe(2)
     expect((await write()).status).toBe(200)
     const changed = await servers.direct().send(br)
     expect(JSON.parse(brotliDecompressSync(changed.body).toString())[1]).toMatchObject({
       year: 1972,
     })
     await servers.viaApp().send(br)
-    expect(listVariants.made - before).toBe(3)
+    expect(servers.compression.made - before).toBe(3)
   })
 })
 

@@ -1,11 +1,16 @@
-import { redactText } from '@movies-and-mail/http-kit'
-import { batchedLines, listen, reachableAt, stopOnSignals } from '@movies-and-mail/http-kit/node'
+import { redactText, withDeadline } from '@movies-and-mail/http-kit'
+import {
+  batchedLines,
+  Compression,
+  listen,
+  reachableAt,
+  stopOnSignals,
+} from '@movies-and-mail/http-kit/node'
 import { parseEnv, secretValues } from '../env.js'
-import { itemEventsRoute } from '../events/events.routes.js'
-import { cachedReads } from '../items/items.cached-reads.js'
-import { openItemStore } from '../store/open-item-store.js'
+import type { Compress } from '../items/items.app.js'
 import { withCachedReads } from './cached-reads.js'
 import { loadWebAssets } from './load-web-assets.js'
+import { openItemStore } from './open-item-store.js'
 
 // Request lines leave in one write per turn of the event loop, not one system call each.
 const output = batchedLines((text) => process.stdout.write(text))
@@ -19,12 +24,16 @@ async function main(): Promise<void> {
   const settings = parseEnv(process.env)
   if (settings.connectionUrl) opening = ` (database at ${settings.connectionUrl})`
   const { store, description, notices } = await withDeadline(
-    openItemStore(settings),
     settings.connectTimeoutMs,
+    () => openItemStore(settings),
+    { what: 'the database' },
   )
   opening = ''
   for (const notice of notices) log(`items-service: ${notice}`)
   const webAssets = await loadWebAssets(new URL('./web/', import.meta.url))
+  // One compression for the app and the front: the list is compressed once per change.
+  const compression = new Compression()
+  const compress: Compress = (list, acceptEncoding) => compression.of(list, acceptEncoding)
   // The app (Hono, the routes, the docs, the page) loads while the server starts listening: the
   // front answers the polled reads from the store meanwhile, and a load failure fails the start.
   const app = import('../app.js').then(({ createApp }) =>
@@ -37,15 +46,11 @@ async function main(): Promise<void> {
       events: settings.events,
       // The build puts the bundled web app beside this file.
       webAssets,
+      compress,
     }),
   )
   const { cached } = store
-  const reads = {
-    reads: cachedReads,
-    appPaths: [itemEventsRoute.path],
-    corsOrigins: settings.corsOrigins,
-    log: output.write,
-  }
+  const reads = { compress, corsOrigins: settings.corsOrigins, log: output.write }
   const [{ server, address, port }] = await Promise.all([
     listen(
       app.then(({ fetch }) => fetch),
@@ -73,14 +78,6 @@ async function main(): Promise<void> {
     endStreams: () => store.changes?.end(),
     log,
     fail,
-  })
-}
-
-/** Rejects when `promise` has not settled within `ms`, so start-up fails in bounded time. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no database answer within ${ms} ms`)), ms)
-    promise.then(resolve, reject).finally(() => clearTimeout(timer))
   })
 }
 

@@ -1,17 +1,51 @@
-import type { JsonBody } from '@movies-and-mail/http-kit'
-import type { Item, ItemFields } from '../items/item.schema.js'
 import type { ChangeFeed } from './change-feed.js'
 
-export type { JsonBody }
+/** An item as a create gives it: `id`, `name`, `genre`, and any other top-level fields. */
+export type NewItem = { id: string; name: string; genre: string; [field: string]: unknown }
+
+/** What an update sets: any of the fields; the others keep their values. */
+export type ItemFields = {
+  id?: string | undefined
+  name?: string | undefined
+  genre?: string | undefined
+  [field: string]: unknown
+}
+
+/** An item as stored and read back: with the `_id` the store gave it (24 lowercase hex digits). */
+export type Item = {
+  _id: string
+  id: string
+  name: string
+  genre: string
+  [field: string]: unknown
+}
 
 /** Serialised JSON and its strong entity tag (quoted, as the `ETag` header carries it). */
 export type TaggedJson = { body: Uint8Array; etag: string }
 
 /**
- * A write's `If-Match`: told the item's current tag, says whether the write may go ahead. A
- * store asks it in the same step as the write, so that no other write slips in between.
+ * A write's `If-Match`: `*` (any current version) or the tags of the versions the writer read.
+ * A store checks it in the same step as the write, so that no other write slips in between.
  */
-export type WriteCondition = (etag: string) => boolean
+export type IfMatch = '*' | readonly string[]
+
+/** Whether a write under `ifMatch` may change an item whose current tag is `etag`. */
+export function ifMatchAllows(ifMatch: IfMatch | undefined, etag: string): boolean {
+  return ifMatch === undefined || ifMatch === '*' || ifMatch.includes(etag)
+}
+
+/** A write that happened: the list as it is right after it, for the answer. */
+export type Written = { ok: true; list: TaggedJson }
+
+/**
+ * A write that changed nothing, and why: no item has the id, the item is not the version the
+ * write's `If-Match` names, or another item has the id the write gives. `id` is the one meant.
+ */
+export type Refused<Why extends 'not-found' | 'stale' | 'duplicate-id'> = {
+  ok: false
+  why: Why
+  id: string
+}
 
 /** A field `GET /items` can sort by: each is a required string of every item. */
 export type SortField = 'id' | 'name' | 'genre'
@@ -20,9 +54,9 @@ export type SortField = 'id' | 'name' | 'genre'
 export type PagePosition = { _id: string; value?: string }
 
 /**
- * An opt-in read of `GET /items` (README › Query). Items come in insertion (`_id`) order, or by
- * `sort` with `_id` breaking ties; strings compare by code point (UTF-8 byte order, as MongoDB
- * compares them without a collation).
+ * An opt-in read of `GET /items`. Items come in insertion (`_id`) order, or by `sort` with
+ * `_id` breaking ties; strings compare by code point (UTF-8 byte order, as MongoDB compares them
+ * without a collation).
  */
 export type ItemQuery = {
   /**
@@ -42,75 +76,42 @@ export type ItemQuery = {
 export type ItemPage = { body: Uint8Array; next?: PagePosition }
 
 /**
- * The storage port of items-service. Reads answer serialised JSON so that an adapter can
- * serve cached bytes (embedded) or stream from a cursor (MongoDB) without building objects.
+ * The storage port of items-service. Reads answer serialised JSON with its tag, so that an
+ * adapter can serve the bytes it keeps without building objects; every write answers the list
+ * as it left it, since every mutation of the API answers the whole list. A store that cannot do
+ * its work throws the kit's `StoreUnavailableError` or `StoreFullError`, and nothing else.
  */
 export interface ItemStore {
   /** Every item, as a JSON array in insertion order. */
-  list(): Promise<JsonBody>
+  list(): Promise<TaggedJson>
   /** The item whose `id` equals `id`, as a JSON object, or null. */
-  find(id: string): Promise<Uint8Array | null>
-  /** `list()` as bytes with their entity tag. */
-  listTagged(): Promise<TaggedJson>
-  /** `find()` with the item's entity tag, or null. */
-  findTagged(id: string): Promise<TaggedJson | null>
-  /** The items `query` selects, as a JSON array (README › Query). */
+  find(id: string): Promise<TaggedJson | null>
+  /** The items `query` selects, as a JSON array. */
   query(query: ItemQuery): Promise<ItemPage>
+  /** Stores one item; it gains `_id`. */
+  insert(item: NewItem): Promise<Written | Refused<'duplicate-id'>>
+  /** Sets the given fields on the item with that `id`. */
+  update(
+    id: string,
+    fields: ItemFields,
+    ifMatch?: IfMatch,
+  ): Promise<Written | Refused<'not-found' | 'stale' | 'duplicate-id'>>
+  /** Removes the item with that `id`. */
+  remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>>
   /**
    * Every create, update and delete as it happens, with a bounded replay; absent when the store
    * cannot follow its changes (MongoDB without a replica set).
    */
   readonly changes?: ChangeFeed
-  /** Stores one item; it gains `_id`. @throws DuplicateIdError */
-  insert(item: Item): Promise<void>
-  /**
-   * Sets the given fields on the first item with that `id`; false when none.
-   * @throws DuplicateIdError, PreconditionFailedError when `condition` refuses the item's tag
-   */
-  update(id: string, fields: ItemFields, condition?: WriteCondition): Promise<boolean>
-  /** Removes one item with that `id`; false when none. @throws PreconditionFailedError */
-  remove(id: string, condition?: WriteCondition): Promise<boolean>
   /** Present when the store keeps every item's JSON in this process: reads answered at once. */
   readonly cached?: CachedItems
-  /** Resolves when the store answers. @throws StoreUnavailableError */
+  /** Resolves when the store answers. */
   ping(): Promise<void>
   close(): Promise<void>
 }
 
-/** What `listTagged()` and `findTagged()` resolve to, now, from the store's memory. */
+/** What `list()` and `find()` resolve to, now, from the store's memory. */
 export interface CachedItems {
   list(): TaggedJson
   find(id: string): TaggedJson | null
-}
-
-/** The item's current entity tag is not one the write's `If-Match` names; nothing changed. */
-export class PreconditionFailedError extends Error {
-  constructor(readonly id: string) {
-    super(`item '${id}' does not match If-Match`)
-    this.name = 'PreconditionFailedError'
-  }
-}
-
-/** Another item already has this `id`. */
-export class DuplicateIdError extends Error {
-  constructor(readonly id: string) {
-    super(`an item with id '${id}' already exists`)
-    this.name = 'DuplicateIdError'
-  }
-}
-
-/** The database did not answer; the request may be retried. */
-export class StoreUnavailableError extends Error {
-  constructor(options?: { cause?: unknown }) {
-    super('database unavailable', options)
-    this.name = 'StoreUnavailableError'
-  }
-}
-
-/** The disk has no room for the write; nothing of it was stored. */
-export class StoreFullError extends Error {
-  constructor(options?: { cause?: unknown }) {
-    super('no space left to store the write', options)
-    this.name = 'StoreFullError'
-  }
 }

@@ -3,11 +3,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import {
-  BuiltEntry,
-  type BuiltEntryOptions,
-  type FailedStart,
-} from '@movies-and-mail/http-kit/test-support'
+import { BuiltEntry, type BuiltEntryOptions, type FailedStart } from '@movies-and-mail/test-kit'
 import { afterAll } from 'vitest'
 
 const serviceDir = fileURLToPath(new URL('../..', import.meta.url))

@@ -9,8 +9,6 @@ export function failingStore(error: () => Error): ItemStore {
     list: fail,
     query: fail,
     find: fail,
-    listTagged: fail,
-    findTagged: fail,
     insert: fail,
     update: fail,
     remove: fail,

@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getRequestListener } from '@hono/node-server'
+import { Compression } from '@movies-and-mail/http-kit/node'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { createApp } from '../../src/app.js'
-import { itemEventsRoute } from '../../src/events/events.routes.js'
-import type { Item } from '../../src/items/item.schema.js'
-import { cachedReads } from '../../src/items/items.cached-reads.js'
+import type { Compress } from '../../src/items/items.app.js'
 import { withCachedReads } from '../../src/node/cached-reads.js'
-import { EmbeddedItemStore } from '../../src/store/embedded-item-store.js'
+import { EmbeddedItemStore } from '../../src/store/embedded/embedded-item-store.js'
+import type { NewItem } from '../../src/store/item-store.js'
 
 export type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer }
 export type Sent = { method?: string; path: string; headers?: Record<string, string> }
@@ -22,10 +22,16 @@ export class Server {
   appCalls = 0
   readonly #server
 
-  constructor(store: EmbeddedItemStore, corsOrigins: string[], direct: boolean) {
+  constructor(
+    store: EmbeddedItemStore,
+    corsOrigins: string[],
+    direct: boolean,
+    compression: Compression,
+  ) {
     const log = (line: string) => this.lines.push(line)
+    const compress: Compress = (list, acceptEncoding) => compression.of(list, acceptEncoding)
     const appListener = getRequestListener(
-      createApp({ store, corsOrigins, apiKey: 'key', log }).fetch,
+      createApp({ store, corsOrigins, apiKey: 'key', log, compress }).fetch,
       { hostname: '127.0.0.1' },
     )
     const counted: RequestListener = (req, res) => {
@@ -34,13 +40,7 @@ export class Server {
     }
     this.#server = createServer(
       direct
-        ? withCachedReads(counted, {
-            reads: cachedReads,
-            appPaths: [itemEventsRoute.path],
-            cached: store.cached,
-            corsOrigins,
-            log,
-          })
+        ? withCachedReads(counted, { cached: store.cached, compress, corsOrigins, log })
         : counted,
     )
   }
@@ -96,17 +96,19 @@ export function loggedSince(server: Server, from: number, answer: Answer) {
  * For the enclosing suite: a store in a fresh directory holding `items`, served twice, by the
  * app alone and by the app behind the cached reads' front.
  */
-export function useServers(items: Item[], corsOrigins = ['*']) {
+export function useServers(items: NewItem[], corsOrigins = ['*']) {
   let dir: string
   let store: EmbeddedItemStore
   let viaApp: Server
   let direct: Server
+  // One for both, as the Node entry has one for the app and the front.
+  const compression = new Compression()
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'items-front-'))
     store = await EmbeddedItemStore.open(dir)
     for (const item of items) await store.insert(item)
-    viaApp = new Server(store, corsOrigins, false)
-    direct = new Server(store, corsOrigins, true)
+    viaApp = new Server(store, corsOrigins, false, compression)
+    direct = new Server(store, corsOrigins, true, compression)
     await Promise.all([viaApp.listen(), direct.listen()])
   })
   afterAll(async () => {
@@ -114,5 +116,5 @@ export function useServers(items: Item[], corsOrigins = ['*']) {
     await store.close()
     await rm(dir, { recursive: true, force: true })
   })
-  return { viaApp: () => viaApp, direct: () => direct }
+  return { viaApp: () => viaApp, direct: () => direct, compression }
 }

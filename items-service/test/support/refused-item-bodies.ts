@@ -1,4 +1,4 @@
-import { maxNestingDepth } from '../../src/items/reserved-field-names.js'
+import { maxNestingDepth } from '../../src/items/item.schema.js'
 import { movies } from './test-app.js'
 
 /**

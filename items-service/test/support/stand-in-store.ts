@@ -1,8 +1,8 @@
+import { MongoStandIn, type StandInOptions } from '@movies-and-mail/test-kit'
 import { ObjectId } from 'mongodb'
 import { afterEach } from 'vitest'
 import type { FeedEvent } from '../../src/store/change-feed.js'
-import { MongoItemStore } from '../../src/store/mongo-item-store.js'
-import { MongoStandIn, type StandInOptions } from './mongo-stand-in.js'
+import { MongoItemStore } from '../../src/store/mongo/mongo-item-store.js'
 
 export const timeoutMs = 500
 const decoder = new TextDecoder()

@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { checkedAgainst, OpenApiContract } from '@movies-and-mail/http-kit/test-support'
+import { Compression } from '@movies-and-mail/http-kit/node'
+import { checkedAgainst, OpenApiContract } from '@movies-and-mail/test-kit'
 import { afterEach, beforeEach, expect } from 'vitest'
 import { type AppOptions, createApp } from '../../src/app.js'
-import type { StoredItem } from '../../src/items/item.schema.js'
-import { EmbeddedItemStore } from '../../src/store/embedded-item-store.js'
+import { EmbeddedItemStore } from '../../src/store/embedded/embedded-item-store.js'
+import type { Item } from '../../src/store/item-store.js'
 import { failingStore } from './failing-store.js'
 
 export type TestAppOptions = Omit<AppOptions, 'store' | 'log'>
@@ -29,6 +30,8 @@ const servedContract = () => {
  */
 export class TestApp {
   readonly lines: string[] = []
+  /** The list's compression, as the Node entry gives the app one. */
+  readonly compression = new Compression()
   readonly app: ReturnType<typeof createApp>
   readonly #dir: string
   readonly #store: EmbeddedItemStore
@@ -36,7 +39,12 @@ export class TestApp {
   private constructor(dir: string, store: EmbeddedItemStore, options: TestAppOptions) {
     this.#dir = dir
     this.#store = store
-    const app = createApp({ ...options, store, log: (line) => this.lines.push(line) })
+    const app = createApp({
+      compress: (list, acceptEncoding) => this.compression.of(list, acceptEncoding),
+      ...options,
+      store,
+      log: (line) => this.lines.push(line),
+    })
     this.app = checkedAgainst(servedContract, app)
   }
 
@@ -78,14 +86,14 @@ export class TestApp {
     return this.request(path(id), { method: 'DELETE', headers })
   }
 
-  async list(): Promise<StoredItem[]> {
+  async list(): Promise<Item[]> {
     const response = await this.request('/items')
     expect(response.status).toBe(200)
     return response.json()
   }
 
   /** Creates the items through the API, failing the test when one is refused. */
-  async seed(...items: Record<string, unknown>[]): Promise<StoredItem[]> {
+  async seed(...items: Record<string, unknown>[]): Promise<Item[]> {
     for (const item of items) {
       const response = await this.post(item)
       expect(response.status, await response.clone().text()).toBe(201)

@@ -1,4 +1,4 @@
-import { OpenApiContract } from '@movies-and-mail/http-kit/test-support'
+import { OpenApiContract } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refusedMailBodies } from '../../test/support/refused-mail-bodies.js'
 import { type TestApp, testApp } from '../../test/support/test-app.js'

@@ -1,5 +1,5 @@
+import { closedPortUrl, MailgunStandIn } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closedPortUrl, MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
 
 type Operation = {

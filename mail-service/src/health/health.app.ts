@@ -1,5 +1,4 @@
-import { healthApp as kitHealthApp } from '@movies-and-mail/http-kit'
-import { isNoSpace } from '../mail-log/mail-log.js'
+import { healthApp as kitHealthApp, StoreFullError } from '@movies-and-mail/http-kit'
 
 /** `GET /healthz`: 200 while every store answers; 503 when one does not, or has no space. */
 export function healthApp({
@@ -12,7 +11,7 @@ export function healthApp({
   return kitHealthApp({
     stores,
     describe: (error) =>
-      isNoSpace(error) ? 'a store has no space left' : 'a store does not answer',
+      error instanceof StoreFullError ? 'a store has no space left' : 'a store does not answer',
     log: (line) => logError(line.trimEnd()),
   })
 }

@@ -1,8 +1,12 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { EmbeddedEnv, NoSpaceError, StorageWriteError } from '@movies-and-mail/embedded-store'
-import { SortableIdSequence } from '@movies-and-mail/http-kit'
+import { EmbeddedEnv } from '@movies-and-mail/embedded-store'
+import {
+  SortableIdSequence,
+  StoreFullError,
+  StoreUnavailableError,
+} from '@movies-and-mail/http-kit'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { EmbeddedMailLog } from './embedded-mail-log.js'
 import { describeMailLogContract } from './mail-log.contract.js'
@@ -44,7 +48,7 @@ describe('EmbeddedMailLog', () => {
 
   /** Every commit fails as on a full disk until the returned function frees the space. */
   const fillDisk = () => {
-    const commit = vi.spyOn(env, 'commit').mockRejectedValue(new NoSpaceError())
+    const commit = vi.spyOn(env, 'commit').mockRejectedValue(new StoreFullError())
     return () => commit.mockRestore()
   }
 
@@ -63,23 +67,23 @@ describe('EmbeddedMailLog', () => {
     const log = new EmbeddedMailLog(env, 'maillog')
     const kept = await log.insert({ n: 1 })
     fillDisk()
-    await expect(log.insert({ n: 2 })).rejects.toThrow(NoSpaceError)
+    await expect(log.insert({ n: 2 })).rejects.toThrow(StoreFullError)
     expect(await log.list({ limit: 10 })).toEqual([kept])
   })
 
   it('lets a failed write of the engine reach the caller as it is', async () => {
     const log = new EmbeddedMailLog(env, 'maillog')
-    vi.spyOn(env, 'commit').mockRejectedValueOnce(new StorageWriteError())
-    await expect(log.insert({ n: 1 })).rejects.toThrow(StorageWriteError)
+    vi.spyOn(env, 'commit').mockRejectedValueOnce(new StoreUnavailableError())
+    await expect(log.insert({ n: 1 })).rejects.toThrow(StoreUnavailableError)
   })
 
   it('fails ping while the disk is full, and answers again once there is room', async () => {
     const log = new EmbeddedMailLog(env, 'maillog')
     await expect(log.ping()).resolves.toBeUndefined()
     const freeSpace = fillDisk()
-    await expect(log.insert({ n: 1 })).rejects.toThrow(NoSpaceError)
-    await expect(log.ping()).rejects.toThrow(NoSpaceError)
-    await expect(log.ping()).rejects.toThrow(NoSpaceError)
+    await expect(log.insert({ n: 1 })).rejects.toThrow(StoreFullError)
+    await expect(log.ping()).rejects.toThrow(StoreFullError)
+    await expect(log.ping()).rejects.toThrow(StoreFullError)
     freeSpace()
     await expect(log.ping()).resolves.toBeUndefined()
     expect(await log.list({ limit: 10 })).toEqual([])
@@ -128,7 +132,7 @@ describe('EmbeddedMailLog', () => {
   it('keeps every record when a prune cannot commit, and prunes them once it can', async () => {
     const log = await logWithOldRecords(3, 40)
     const freeSpace = fillDisk()
-    await expect(log.prune(new Date())).rejects.toThrow(NoSpaceError)
+    await expect(log.prune(new Date())).rejects.toThrow(StoreFullError)
     freeSpace()
     expect(await log.list({ limit: 10 })).toHaveLength(3)
     await expect(log.prune(new Date())).resolves.toBe(3)

@@ -22,7 +22,7 @@ export type EmbeddedMailLogOptions = {
  * A page is read straight from the database, backwards from its end or from the cursor, and
  * nothing is held in memory per record; `prune` removes the key range of the old records.
  * An insert resolves once its transaction is committed and synced; one that cannot be stored
- * rejects (NoSpaceError, StorageWriteError) and leaves nothing behind.
+ * rejects (StoreFullError, StoreUnavailableError) and leaves nothing behind.
  * The store is shared by the service's logs: its owner closes it, after closing the logs.
  * @example const mailLog = new EmbeddedMailLog<MailLogEntry>(env, 'maillog')
  */

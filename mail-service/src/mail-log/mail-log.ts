@@ -29,7 +29,7 @@ export type ListOptions = {
 export interface MailLog<T extends object = MailLogEntry> {
   /**
    * Appends a record; resolves once the store has accepted it. Rejects when it cannot be
-   * stored, with an error named `NoSpaceError` when the disk is full (see `isNoSpace`).
+   * stored, with StoreFullError when the disk is full.
    */
   insert(record: T): Promise<Stored<T>>
   /** The newest `limit` records (of those before `before`, when given), newest first. */
@@ -42,14 +42,6 @@ export interface MailLog<T extends object = MailLogEntry> {
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>
   close(): Promise<void>
-}
-
-/**
- * Whether a store refused a write for lack of space. By name, not class: the class belongs to
- * the embedded engine, which the Worker bundle must not load.
- */
-export function isNoSpace(error: unknown): boolean {
-  return error instanceof Error && error.name === 'NoSpaceError'
 }
 
 /**

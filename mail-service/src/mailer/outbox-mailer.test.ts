@@ -1,3 +1,4 @@
+import { StoreFullError } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
 import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
 import { OutboxMailer, type OutboxMessage } from './outbox-mailer.js'
@@ -37,9 +38,7 @@ describe('OutboxMailer', () => {
 
   it('answers 507 when its store has no space left for the message', async () => {
     const store = new MemoryMailLog<OutboxMessage>()
-    const full = Object.assign(new Error('no space left to store the write'), {
-      name: 'NoSpaceError',
-    })
+    const full = new StoreFullError()
     store.insert = () => Promise.reject(full)
     const result = await new OutboxMailer(store).send(mail)
     expect(result).toEqual({ ok: false, status: 507, error: 'no space left for the outbox' })

@@ -1,4 +1,5 @@
-import { isNoSpace, type ListOptions, type MailLog, type Stored } from '../mail-log/mail-log.js'
+import { StoreFullError } from '@movies-and-mail/http-kit'
+import type { ListOptions, MailLog, Stored } from '../mail-log/mail-log.js'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 
 /** A message the outbox captured instead of delivering. */
@@ -23,7 +24,8 @@ export class OutboxMailer implements Mailer {
     try {
       await this.#store.insert({ ...mail, id, queuedAt: now.toISOString() })
     } catch (error) {
-      if (isNoSpace(error)) return { ok: false, status: 507, error: 'no space left for the outbox' }
+      if (error instanceof StoreFullError)
+        return { ok: false, status: 507, error: 'no space left for the outbox' }
       return { ok: false, status: 503, error: 'the outbox is unavailable' }
     }
     const output = { id, message: 'Queued. Thank you.' }

@@ -1,6 +1,6 @@
+import { MailgunStandIn } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DetaStandIn } from '../../test/support/deta-stand-in.js'
-import { MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import { sendMail, testApp } from '../../test/support/test-app.js'
 import { DetaMailLog } from '../mail-log/deta-mail-log.js'
 import type { MailLogEntry } from '../mail-log/mail-log.js'

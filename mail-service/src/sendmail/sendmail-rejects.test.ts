@@ -1,5 +1,5 @@
+import { MailgunStandIn } from '@movies-and-mail/test-kit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import { refusedMailBodies } from '../../test/support/refused-mail-bodies.js'
 import { sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
 

@@ -1,5 +1,5 @@
 import { OpenAPIHono, type RouteHandler } from '@hono/zod-openapi'
-import { validationHook } from '@movies-and-mail/http-kit'
+import { StoreFullError, validationHook } from '@movies-and-mail/http-kit'
 import type { Context, Env, Handler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import {
@@ -8,7 +8,7 @@ import {
   idempotencyKeyTtlMs,
   scopedKey,
 } from '../idempotency/idempotency-store.js'
-import { isNoSpace, type MailLog } from '../mail-log/mail-log.js'
+import type { MailLog } from '../mail-log/mail-log.js'
 import { composeMail, type Mailer, type MailTemplate, type SendResult } from '../mailer/mailer.js'
 import { bucketsFor, type RateLimits } from '../rate-limits/buckets.js'
 import type { Bucket, SendCounter } from '../rate-limits/send-counter.js'
@@ -54,7 +54,8 @@ export function sendMailApp(deps: SendMailDeps) {
   const logError = deps.logError ?? console.error
   const storeFailure = (what: string, error: unknown, c: Context) => {
     logError(`sendmail: ${what}: ${error instanceof Error ? error.message : String(error)}`)
-    if (isNoSpace(error)) return c.json({ error: 'no space left to store the request' }, 507)
+    if (error instanceof StoreFullError)
+      return c.json({ error: 'no space left to store the request' }, 507)
     return c.json({ error: `the ${what} does not answer` }, 503)
   }
 

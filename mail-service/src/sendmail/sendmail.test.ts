@@ -1,5 +1,5 @@
+import { closedPortUrl, MailgunStandIn } from '@movies-and-mail/test-kit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { closedPortUrl, MailgunStandIn } from '../../test/support/mailgun-stand-in.js'
 import {
   apiKey,
   mailgunSecret,

@@ -1,11 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import {
-  BuiltEntry,
-  type BuiltEntryOptions,
-  type FailedStart,
-} from '@movies-and-mail/http-kit/test-support'
+import { BuiltEntry, type BuiltEntryOptions, type FailedStart } from '@movies-and-mail/test-kit'
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url))
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { checkedAgainst, OpenApiContract } from '@movies-and-mail/http-kit/test-support'
+import { checkedAgainst, OpenApiContract } from '@movies-and-mail/test-kit'
 import { type AppDeps, createApp } from '../../src/app.js'
 import { EmbeddedLogs } from '../../src/mail-log/embedded-logs.js'
 import type { MailLog, MailLogEntry } from '../../src/mail-log/mail-log.js'

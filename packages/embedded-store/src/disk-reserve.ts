@@ -1,5 +1,5 @@
 import { fdatasyncSync, fstatSync, writeSync } from 'node:fs'
-import { NoSpaceError } from './storage-errors.js'
+import { StoreFullError } from '@movies-and-mail/http-kit'
 
 /** Pages one write may dirty besides its value's own: a copy of each page on two tree paths. */
 const pagesPerWrite = 16
@@ -10,7 +10,7 @@ const zeros = Buffer.alloc(1024 * 1024)
  * the engine never meets a full disk: it writes its pages into space the file already holds.
  * The file grows ahead in steps (a quarter of its size, 1-64 MiB) by appending zeros, which the
  * engine never reads: it tracks its own last page. When even the room one write needs cannot be
- * had, the write is refused with NoSpaceError before the engine sees it.
+ * had, the write is refused with StoreFullError before the engine sees it.
  *
  * Why: lmdb 3.5.6 overruns a heap buffer when it formats the message of a failed page write
  * (ENOSPC), which later aborts the process. On filesystems that overwrite in place (ext4, xfs,
@@ -32,7 +32,7 @@ export class DiskReserve {
 
   /**
    * Promises room for a write whose values hold `valueBytes`; call the returned function once
-   * the write has committed or failed. @throws NoSpaceError
+   * the write has committed or failed. @throws StoreFullError
    */
   claim(valueBytes: number): () => void {
     const bytes = (Math.ceil(valueBytes / this.#pageSize) + pagesPerWrite) * this.#pageSize
@@ -58,11 +58,11 @@ export class DiskReserve {
       try {
         end = this.#fill(fstatSync(this.#fd).size, needed)
       } catch (again) {
-        if (isNoSpace(again)) throw new NoSpaceError({ cause: again })
+        if (isNoSpace(again)) throw new StoreFullError(undefined, { cause: again })
         throw again
       }
     }
-    if (end < needed) throw new NoSpaceError()
+    if (end < needed) throw new StoreFullError()
     fdatasyncSync(this.#fd)
   }
 

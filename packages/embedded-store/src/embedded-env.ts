@@ -1,13 +1,14 @@
 import { closeSync, openSync } from 'node:fs'
 import { mkdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
 import { type Database, open, type RootDatabase } from 'lmdb'
 import { checkMetaPages } from './check-meta-pages.js'
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js'
 import { DiskReserve } from './disk-reserve.js'
 import { readThroughInChild } from './read-through-in-child.js'
 import { ignoreRejectedCommitEchoes } from './rejected-commit-echoes.js'
-import { NoSpaceError, StorageWriteError, StoreDamagedError } from './storage-errors.js'
+import { StoreDamagedError } from './storage-errors.js'
 
 type EngineStats = { pageSize: number; lastPageNumber: number }
 
@@ -92,7 +93,7 @@ export class EmbeddedEnv {
    * Runs `writes` (puts and removes, synchronously) as one transaction and resolves once it is
    * committed and synced. Nothing of a write that fails remains.
    * @param valueBytes the bytes the writes store, to hold room for them first
-   * @throws NoSpaceError | StorageWriteError
+   * @throws StoreFullError | StoreUnavailableError
    */
   async commit(valueBytes: number, writes: () => void): Promise<void> {
     const release = this.#reserve.claim(valueBytes)
@@ -141,8 +142,9 @@ async function describeFailedCommit(error: unknown): Promise<Error> {
     )
   const code = (cause as { code?: unknown }).code
   // lmdb reports the system's errno as a number: 28 is ENOSPC, 122 EDQUOT.
-  if (code === 28 || code === 122 || code === 'ENOSPC') return new NoSpaceError({ cause })
-  return new StorageWriteError({ cause })
+  if (code === 28 || code === 122 || code === 'ENOSPC')
+    return new StoreFullError(undefined, { cause })
+  return new StoreUnavailableError('the store could not write', { cause })
 }
 
 /** A file that says the store's last holder closed it, and no process has opened it since. */

@@ -6,4 +6,4 @@ export {
 } from './data-dir-lock.js'
 export { EmbeddedEnv } from './embedded-env.js'
 export { type NedbDatafile, type NedbDocument, readNedbDatafile } from './nedb-datafile.js'
-export { NoSpaceError, StorageWriteError, StoreDamagedError } from './storage-errors.js'
+export { StoreDamagedError } from './storage-errors.js'

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi'
 import type { Env } from 'hono'
+import { sendTagged } from './conditional-get.js'
 import { docsUi } from './docs-ui.js'
 import { errorResponse } from './errors.js'
 
@@ -136,7 +137,6 @@ export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>, info: ServiceI
       ifNoneMatch: c.req.header('if-none-match'),
     })
     if (!file) return c.json({ error: 'no such file' }, 404)
-    if (file.status === 304) return c.body(null, 304, file.headers)
-    return c.body(file.body, 200, file.headers)
+    return sendTagged(c, file) as never
   })
 }

@@ -1,16 +1,12 @@
 import { html } from 'hono/html'
+import { answerTagged, type TaggedAnswer } from './conditional-get.js'
 import { type HtmlHeaders, htmlHeaders } from './html-headers.js'
 
 /** Swagger UI's stylesheet and script, and the kit's script that starts it, as text. */
 export type SwaggerUiFiles = { css: string; bundle: string; init: string }
 
 /** A file of the page, with the version its URL names: the start of its SHA-256, in hex. */
-type Asset = { body: string; type: string; version: string }
-
-/** How to answer a request for a file of the page: 200 with the file, or 304 without. */
-export type DocsFileAnswer =
-  | { status: 200; body: string; headers: Record<string, string> }
-  | { status: 304; headers: Record<string, string> }
+type Asset = { bytes: Uint8Array; type: string; version: string }
 
 /** What `GET /docs` and `GET /docs/{file}` answer, made once. */
 export type DocsUi = {
@@ -22,7 +18,7 @@ export type DocsUi = {
   file: (
     name: string,
     request: { version?: string | undefined; ifNoneMatch?: string | undefined },
-  ) => Promise<DocsFileAnswer | undefined>
+  ) => Promise<TaggedAnswer | undefined>
 }
 
 const css = 'text/css; charset=utf-8'
@@ -36,10 +32,6 @@ async function versionOf(body: string): Promise<string> {
     .map((byte) => byte.toString(16).padStart(2, '0'))
     .join('')
 }
-
-/** Whether an `If-None-Match` value names this entity tag (weakly, as RFC 9110 compares it). */
-const matches = (ifNoneMatch: string | undefined, etag: string) =>
-  ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag) ?? false
 
 // Every URL is relative and the page is `/docs`, not `/docs/`: `docs/…` and `openapi.json` are
 // then this service's own, at the root and behind a path prefix (`/mail/docs`) alike.
@@ -72,7 +64,11 @@ async function build(title: string, files: SwaggerUiFiles) {
   ]
   const assets = new Map<string, Asset>()
   for (const [name, body, type] of named) {
-    assets.set(name, { body, type, version: await versionOf(body) })
+    assets.set(name, {
+      bytes: new TextEncoder().encode(body),
+      type,
+      version: await versionOf(body),
+    })
   }
   return { page: renderPage(title, assets), assets }
 }
@@ -102,11 +98,11 @@ export function docsUi(title: string, read: () => Promise<SwaggerUiFiles>): Docs
     file: async (name, { version, ifNoneMatch }) => {
       const asset = (await get()).assets.get(name)
       if (!asset) return undefined
-      const etag = `"${asset.version}"`
       const cacheControl = version === asset.version ? longLived : 'no-cache'
-      const headers = { etag, 'cache-control': cacheControl }
-      if (matches(ifNoneMatch, etag)) return { status: 304, headers }
-      return { status: 200, body: asset.body, headers: { ...headers, 'content-type': asset.type } }
+      return answerTagged({ body: asset.bytes, etag: `"${asset.version}"` }, ifNoneMatch, {
+        'content-type': asset.type,
+        'cache-control': cacheControl,
+      })
     },
   }
 }

@@ -6,7 +6,15 @@ export {
   guarded,
   requireApiKey,
 } from './api-key.js'
+export {
+  answerTagged,
+  noneMatchHits,
+  sendTagged,
+  type Tagged,
+  type TaggedAnswer,
+} from './conditional-get.js'
 export { type CorsOptions, type CorsPolicy, cors, corsPolicy } from './cors.js'
+export { DeadlineExceededError, type DeadlineOptions, withDeadline } from './deadline.js'
 export { decodablePath } from './decodable-path.js'
 export {
   addDocsRoutes,
@@ -62,5 +70,6 @@ export {
   text,
 } from './settings.js'
 export { SortableIdSequence } from './sortable-id.js'
+export { StoreFullError, StoreUnavailableError } from './store-errors.js'
 export { closeConnection, unreadBodyHeaders } from './unread-body.js'
 export { findMalformedText, malformedText } from './well-formed-text.js'

@@ -4,6 +4,7 @@ import { type ApiKeyVariables, acceptApiKeys, apiKeyScheme } from './api-key.js'
 import { cors } from './cors.js'
 import { errorHandler, type KnownError, validationHook } from './errors.js'
 import { type RequestLogVariables, requestLog } from './request-log.js'
+import { StoreFullError, StoreUnavailableError } from './store-errors.js'
 
 export type ServiceEnv = { Variables: RequestLogVariables & ApiKeyVariables }
 
@@ -16,7 +17,7 @@ export type ServiceAppOptions = {
   corsOrigins: readonly string[]
   /** The `x-apikey` values guarded routes accept; none: the guard is open (DESIGN.md). */
   apiKeys: readonly string[]
-  /** The service's own errors and the status each answers. */
+  /** The service's own errors and the status each answers, beyond the stores' 503 and 507. */
   knownErrors?: readonly KnownError[]
 }
 
@@ -37,6 +38,10 @@ export function createServiceApp({
   app.use(requestLog({ write: log }), cors({ origins: corsOrigins }), acceptApiKeys(apiKeys))
   app.openAPIRegistry.registerComponent('securitySchemes', apiKeyScheme.name, apiKeyScheme.scheme)
   app.notFound(noRouteAnswer(allowedMethods(app.routes)))
-  app.onError(errorHandler({ log: logError, known: knownErrors }))
+  const storeErrors: KnownError[] = [
+    [StoreUnavailableError, 503],
+    [StoreFullError, 507],
+  ]
+  app.onError(errorHandler({ log: logError, known: [...storeErrors, ...knownErrors] }))
   return app
 }

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest'
+import {
+  _id,
+  follow,
+  hex,
+  json,
+  movie,
+  pick,
+  timeoutMs,
+  until,
+  useStandInStore,
+} from '../../../test/support/stand-in-store.js'
+
+const { open, standIn, store } = useStandInStore()
+
+describe('MongoItemStore changes, as the server sees it', () => {
+  it('are absent on a standalone server', async () => {
+    await open()
+    expect(store().changes).toBeUndefined()
+    expect(standIn().received('aggregate')).toEqual([])
+  })
+
+  it('open one change stream on a replica set member, with the item before a delete', async () => {
+    await open({ setName: 'rs0' })
+    expect(store().changes).toBeDefined()
+    const [aggregate] = standIn().received('aggregate')
+    expect(pick(aggregate, 'aggregate', 'pipeline', 'cursor')).toEqual({
+      aggregate: 'movies',
+      pipeline: [
+        {
+          $changeStream: {
+            fullDocument: 'updateLookup',
+            fullDocumentBeforeChange: 'whenAvailable',
+          },
+        },
+      ],
+      cursor: {},
+    })
+    // Each wait for changes ends well before the socket timeout (`timeoutMs`) would cut it.
+    await until(() => standIn().received('getMore').length > 0)
+    expect(standIn().received('getMore')[0]).toMatchObject({ maxTimeMS: timeoutMs / 2 })
+  })
+
+  it('leave pre-images out on a server older than 6.0, which refuses the option', async () => {
+    await open({ setName: 'rs0', maxWireVersion: 13 })
+    expect(standIn().received('aggregate')[0]?.pipeline).toEqual([
+      { $changeStream: { fullDocument: 'updateLookup' } },
+    ])
+  })
+
+  it('publish each change with its resume token as the event id', async () => {
+    await open({ setName: 'rs0' })
+    const events = follow(store())
+    const documentKey = { _id }
+    standIn().pushChange({
+      _id: { _data: '8201' },
+      operationType: 'insert',
+      fullDocument: { _id, ...movie },
+      documentKey,
+    })
+    standIn().pushChange({
+      _id: { _data: '8202' },
+      operationType: 'update',
+      fullDocument: { _id, ...movie, genre: 'Sci-fi' },
+      documentKey,
+    })
+    standIn().pushChange({ _id: { _data: '8203' }, operationType: 'delete', documentKey })
+    await until(() => events.length === 3)
+    expect(events.map(({ id, kind }) => [id, kind])).toEqual([
+      ['8201', 'created'],
+      ['8202', 'updated'],
+      ['8203', 'deleted'],
+    ])
+    expect(json(events[0])).toEqual({ _id: hex, ...movie })
+    expect(json(events[1])).toEqual({ _id: hex, ...movie, genre: 'Sci-fi' })
+    expect(json(events[2])).toEqual({ _id: hex })
+    expect(store().changes?.lastId).toBe('8203')
+  })
+
+  it('reopen after an error the driver gives up on, from the last resume token', async () => {
+    await open({ setName: 'rs0' })
+    const events = follow(store())
+    standIn().pushChange({
+      _id: { _data: '8201' },
+      operationType: 'insert',
+      fullDocument: { _id, ...movie },
+      documentKey: { _id },
+    })
+    await until(() => events.length === 1)
+    standIn().replyNext('getMore', { ok: 0, code: 8, codeName: 'UnknownError', errmsg: 'boom' })
+    await until(() => standIn().received('aggregate').length === 2)
+    expect(standIn().received('aggregate')[1]?.pipeline[0].$changeStream).toMatchObject({
+      resumeAfter: { _data: '8201' },
+    })
+  })
+
+  it('start anew and tell followers to reload when the history is lost', async () => {
+    await open({ setName: 'rs0' })
+    const events = follow(store())
+    standIn().replyNext('aggregate', {
+      ok: 0,
+      code: 286,
+      codeName: 'ChangeStreamHistoryLost',
+      errmsg: 'resume point no longer in the oplog',
+    })
+    standIn().replyNext('getMore', { ok: 0, code: 8, codeName: 'UnknownError', errmsg: 'boom' })
+    await until(() => events.length === 1)
+    expect(events[0]?.kind).toBe('reload')
+    const [, resumed, fresh] = standIn().received('aggregate')
+    expect(resumed?.pipeline[0].$changeStream).toHaveProperty('resumeAfter')
+    expect(fresh?.pipeline[0].$changeStream).not.toHaveProperty('resumeAfter')
+  })
+
+  it('start after an invalidate, and tell followers to reload', async () => {
+    await open({ setName: 'rs0' })
+    const events = follow(store())
+    standIn().pushChange({ _id: { _data: '8210' }, operationType: 'drop' })
+    standIn().pushChange({ _id: { _data: '8211' }, operationType: 'invalidate' })
+    await until(() => events.length === 1)
+    expect(events[0]?.kind).toBe('reload')
+    expect(standIn().received('aggregate')[1]?.pipeline[0].$changeStream).toMatchObject({
+      startAfter: { _data: '8211' },
+    })
+  })
+
+  it('end when the store closes, within the timeout even on a server that stopped answering', async () => {
+    await open({ setName: 'rs0' })
+    let ended = false
+    store().changes?.subscribe({ event: () => {}, end: () => (ended = true) })
+    standIn().stall('all')
+    const started = performance.now()
+    await store().close()
+    expect(performance.now() - started).toBeLessThan(2_000)
+    expect(ended).toBe(true)
+  })
+})

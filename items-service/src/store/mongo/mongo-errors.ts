@@ -1,0 +1,48 @@
+import { StoreUnavailableError, withDeadline } from '@movies-and-mail/http-kit'
+import {
+  MongoNetworkError,
+  MongoOperationTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb'
+
+const duplicateKeyCode = 11000
+const unavailable = 'database unavailable'
+
+/** Whether a write failed on the unique index of `id`: another item has that id. */
+export function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === duplicateKeyCode
+}
+
+/**
+ * Settles as `operation` does, or rejects with StoreUnavailableError after `ms`, aborting its
+ * signal first: where the driver listens, it then stops waiting for a server or a connection
+ * and closes the connection that waits for the answer, which will not come. The driver's errors
+ * that say the database did not answer become StoreUnavailableError too; others pass as they are.
+ */
+export async function withinDeadline<T>(
+  ms: number,
+  operation: (signal: AbortSignal) => Promise<T>,
+  abort?: AbortController,
+): Promise<T> {
+  try {
+    return await withDeadline(ms, operation, {
+      ...(abort && { abort }),
+      expired: (limit) =>
+        new StoreUnavailableError(unavailable, {
+          cause: new Error(`no answer within ${limit} ms`),
+        }),
+    })
+  } catch (error) {
+    if (
+      error instanceof MongoServerSelectionError ||
+      error instanceof MongoNetworkError ||
+      error instanceof MongoOperationTimeoutError ||
+      error instanceof MongoTopologyClosedError
+    ) {
+      throw new StoreUnavailableError(unavailable, { cause: error })
+    }
+    throw error
+  }
+}

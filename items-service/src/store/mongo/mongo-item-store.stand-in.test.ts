@@ -1,0 +1,162 @@
+import { StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { Long } from 'mongodb'
+import { describe, expect, it } from 'vitest'
+import { _id, hex, movie, pick, useStandInStore } from '../../../test/support/stand-in-store.js'
+
+const { open, standIn, store } = useStandInStore()
+const decoder = new TextDecoder()
+
+describe('MongoItemStore, as the server sees it', () => {
+  describe('query', () => {
+    it('sends filter, sort and one more than the limit, and answers the page', async () => {
+      await open()
+      for (const n of [1, 2, 3]) await store().insert({ ...movie, id: `tt${n}` })
+      const page = await store().query({
+        filters: [['genre', 'Horror']],
+        sort: { field: 'name', descending: false },
+        limit: 2,
+        after: { _id: hex, value: 'Aliens' },
+      })
+      // Each insert read the list after it; the query's find is the last.
+      const find = standIn().received('find').at(-1)
+      expect(pick(find, 'find', 'filter', 'sort', 'limit')).toEqual({
+        find: 'movies',
+        filter: {
+          $and: [
+            { genre: { $in: ['Horror'], $not: { $type: 'array' } } },
+            { $or: [{ name: { $gt: 'Aliens' } }, { name: 'Aliens', _id: { $gt: _id } }] },
+          ],
+        },
+        sort: { name: 1, _id: 1 },
+        limit: 3,
+      })
+      const items = JSON.parse(decoder.decode(page.body))
+      expect(items.map((item: { id: string }) => item.id)).toEqual(['tt1', 'tt2'])
+      expect(page.next).toEqual({ _id: items[1]._id, value: 'Alien' })
+    })
+
+    it('answers no next position when the page holds the last item', async () => {
+      await open()
+      await store().insert(movie)
+      const page = await store().query({ filters: [], limit: 1 })
+      expect(pick(standIn().received('find').at(-1), 'filter', 'sort', 'limit')).toEqual({
+        filter: {},
+        sort: { _id: 1 },
+        limit: 2,
+      })
+      expect(page.next).toBeUndefined()
+    })
+
+    it('creates the indexes that serve sorted pages, next to id_unique', async () => {
+      await open()
+      const [{ indexes }] = standIn().received('createIndexes') as [{ indexes: unknown[] }]
+      expect(indexes).toEqual([
+        { key: { id: 1 }, name: 'id_unique', unique: true },
+        { key: { name: 1, _id: 1 }, name: 'name_then_id' },
+        { key: { name: -1, _id: 1 }, name: 'name_desc_then_id' },
+        { key: { genre: 1, _id: 1 }, name: 'genre_then_id' },
+        { key: { genre: -1, _id: 1 }, name: 'genre_desc_then_id' },
+      ])
+    })
+  })
+
+  it('gives up on a query or a conditional write within the timeout when the server stalls', async () => {
+    await open()
+    standIn().stall()
+    for (const operation of [
+      () => store().query({ filters: [['genre', 'Horror']], limit: 5 }),
+      () => store().update(movie.id, { genre: 'Sci-fi' }, '*'),
+      () => store().remove(movie.id, '*'),
+    ]) {
+      const started = performance.now()
+      await expect(operation()).rejects.toThrow(StoreUnavailableError)
+      expect(performance.now() - started).toBeLessThan(2_000)
+    }
+  })
+
+  describe('If-Match', () => {
+    const stored = { _id, ...movie }
+    /** The stand-in answers the read of the item as MongoDB would: its fields in stored order. */
+    const answerRead = () =>
+      standIn().replyNext('find', {
+        ok: 1,
+        cursor: {
+          id: Long.ZERO,
+          ns: 'data.movies',
+          firstBatch: [{ fields: Object.entries(stored).map(([k, v]) => ({ k, v })) }],
+        },
+      })
+    const tagOf = async () => (await store().find(movie.id))?.etag ?? ''
+
+    it('filters the write on the whole item as read, field by field in stored order', async () => {
+      await open()
+      await store().insert(stored)
+      const etag = await tagOf()
+      answerRead()
+      standIn().replyNext('update', { ok: 1, n: 1, nModified: 1 })
+      expect(await store().update(movie.id, { genre: 'Sci-fi' }, [etag])).toMatchObject({
+        ok: true,
+      })
+      // The read of the item as stored, before the write (the list is read after it).
+      const read = standIn()
+        .received('find')
+        .find((command) => command.projection?.fields !== undefined)
+      expect(read).toMatchObject({
+        filter: { id: movie.id },
+        projection: { _id: 0, fields: { $objectToArray: '$$ROOT' } },
+        limit: 1,
+      })
+      const [update] = standIn().received('update') as [{ updates: unknown[] }]
+      expect(update.updates).toEqual([
+        {
+          q: {
+            _id,
+            $expr: {
+              $eq: [
+                { $objectToArray: '$$ROOT' },
+                { $literal: Object.entries(stored).map(([k, v]) => ({ k, v })) },
+              ],
+            },
+          },
+          u: { $set: { genre: 'Sci-fi' } },
+        },
+      ])
+    })
+
+    it('refuses a stale tag without writing', async () => {
+      await open()
+      answerRead()
+      expect(await store().remove(movie.id, ['"stale"'])).toEqual({
+        ok: false,
+        why: 'stale',
+        id: movie.id,
+      })
+      expect(standIn().commandNames()).not.toContain('delete')
+    })
+
+    it('refuses as stale when the item changed between read and write', async () => {
+      await open()
+      // The stand-in's delete matches nothing; its find then answers the item, still there.
+      await store().insert(stored)
+      answerRead()
+      expect(await store().remove(movie.id, '*')).toEqual({ ok: false, why: 'stale', id: movie.id })
+      expect(standIn().received('delete')[0]).toMatchObject({
+        deletes: [{ q: { _id, $expr: expect.any(Object) }, limit: 1 }],
+      })
+      expect(standIn().received('find').at(-1)).toMatchObject({
+        filter: { _id },
+        projection: { _id: 1 },
+      })
+    })
+
+    it('refuses as not found when the item was removed between read and write', async () => {
+      await open()
+      answerRead()
+      expect(await store().update(movie.id, { genre: 'Sci-fi' }, '*')).toEqual({
+        ok: false,
+        why: 'not-found',
+        id: movie.id,
+      })
+    })
+  })
+})

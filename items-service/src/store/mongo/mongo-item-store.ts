@@ -1,0 +1,310 @@
+import { createHash } from 'node:crypto'
+import {
+  type Collection,
+  type Document,
+  type IndexDescription,
+  MongoClient,
+  ObjectId,
+} from 'mongodb'
+import type { ChangeFeed } from '../change-feed.js'
+import {
+  type IfMatch,
+  type ItemFields,
+  type ItemPage,
+  type ItemQuery,
+  type ItemStore,
+  ifMatchAllows,
+  type NewItem,
+  type PagePosition,
+  type Refused,
+  type TaggedJson,
+  type Written,
+} from '../item-store.js'
+import { MongoChangeFollower } from './mongo-change-stream.js'
+import { isDuplicateKey, withinDeadline } from './mongo-errors.js'
+import { toMongoFind } from './mongo-find.js'
+import { readSwapTarget } from './mongo-swap.js'
+
+/** The wire version of MongoDB 6.0, the first to keep pre-images for change streams. */
+const preImagesWireVersion = 17
+
+/**
+ * The unique `id`, and what serves a sorted page without sorting in memory: a sort field then
+ * `_id` ascending (the tie-breaker), in each direction, since an index read backwards would
+ * also reverse the ties. A sort on `id` needs none: `id_unique` serves it.
+ */
+const indexes: IndexDescription[] = [
+  { key: { id: 1 }, name: 'id_unique', unique: true },
+  { key: { name: 1, _id: 1 }, name: 'name_then_id' },
+  { key: { name: -1, _id: 1 }, name: 'name_desc_then_id' },
+  { key: { genre: 1, _id: 1 }, name: 'genre_then_id' },
+  { key: { genre: -1, _id: 1 }, name: 'genre_desc_then_id' },
+]
+
+export type MongoItemStoreOptions = {
+  url: string
+  dbName?: string
+  collectionName?: string
+  /** How long to wait for the database, at start and on each operation (each batch of a list). */
+  timeoutMs?: number
+}
+
+/**
+ * Items in a MongoDB collection through the official driver, with a unique index on `id`.
+ * Several instances of the service may share the database, so nothing is cached: every read
+ * answers what the database holds, and the list streams from the cursor. Every operation
+ * settles within `timeoutMs`, with StoreUnavailableError when the database does not answer.
+ *
+ * `If-Match` is a compare-and-swap: the write's filter holds the whole item as read, so a
+ * change by any instance in between makes it match nothing. Queries run in the database.
+ * `changes` follows the collection's change stream, so it carries the writes of every instance,
+ * not only this one's; change streams need a replica set or a sharded cluster (Atlas is one),
+ * so on a standalone server `changes` is absent.
+ */
+export class MongoItemStore implements ItemStore {
+  readonly #client: MongoClient
+  readonly #items: Collection
+  readonly #timeoutMs: number
+  readonly #follower: MongoChangeFollower | undefined
+
+  private constructor(
+    client: MongoClient,
+    items: Collection,
+    timeoutMs: number,
+    follower: MongoChangeFollower | undefined,
+  ) {
+    this.#client = client
+    this.#items = items
+    this.#timeoutMs = timeoutMs
+    this.#follower = follower
+  }
+
+  get changes(): ChangeFeed | undefined {
+    return this.#follower?.feed
+  }
+
+  /**
+   * Connects, asks the server what it is, ensures the indexes and, where the server has change
+   * streams, opens one. @throws when the server is not found, or the rest does not succeed, in
+   * `timeoutMs` each.
+   */
+  static async connect({
+    url,
+    dbName = 'data',
+    collectionName = 'movies',
+    timeoutMs = 10_000,
+  }: MongoItemStoreOptions): Promise<MongoItemStore> {
+    // The driver ignores `timeoutMS` (it warns so) and no setting of its bounds a whole
+    // operation: each step has its own budget, and a failed read is tried again. So each
+    // operation runs under a deadline of ours, and each step gets the budget too, so that a
+    // connection left waiting for an answer closes by itself instead of holding its place in the
+    // pool where the deadline's abort signal does not reach (writes, later batches, killCursors).
+    const client = new MongoClient(url, {
+      serverSelectionTimeoutMS: timeoutMs,
+      connectTimeoutMS: timeoutMs,
+      waitQueueTimeoutMS: timeoutMs,
+      socketTimeoutMS: timeoutMs,
+      appName: 'items-service',
+    })
+    let follower: MongoChangeFollower | undefined
+    try {
+      await client.connect()
+      const items = client.db(dbName).collection(collectionName)
+      await withinDeadline(timeoutMs, async (signal) => {
+        const server = await client.db('admin').command({ hello: 1 }, { signal })
+        await items.createIndexes(indexes)
+        if (!hasChangeStreams(server)) return
+        signal.throwIfAborted()
+        follower = new MongoChangeFollower(items, {
+          preImages: Number(server.maxWireVersion) >= preImagesWireVersion,
+          // Each wait for changes must end before the socket timeout would cut it.
+          awaitMs: Math.min(1_000, Math.floor(timeoutMs / 2)),
+          reopenDelayMs: Math.min(1_000, timeoutMs),
+        })
+        await follower.opened
+      })
+      return new MongoItemStore(client, items, timeoutMs, follower)
+    } catch (error) {
+      follower?.close()
+      await client.close().catch(() => {})
+      throw error
+    }
+  }
+
+  /**
+   * The list read whole into memory while its SHA-256 is taken: the tag is that of the bytes
+   * answered, whatever other instances wrote. Costs one pass of SHA-256 over the list (0.75 ms
+   * per MB measured here) and the whole list held in memory per request.
+   */
+  async list(): Promise<TaggedJson> {
+    const hash = createHash('sha256')
+    const chunks: Uint8Array[] = []
+    for await (const chunk of streamChunks(await this.#stream())) {
+      hash.update(chunk)
+      chunks.push(chunk)
+    }
+    return { body: Buffer.concat(chunks), etag: tagOf(hash) }
+  }
+
+  async find(id: string): Promise<TaggedJson | null> {
+    const document = await this.#within((signal) => this.#items.findOne({ id }, { signal }))
+    if (!document) return null
+    const body = Buffer.from(JSON.stringify(document))
+    return { body, etag: tagOf(createHash('sha256').update(body)) }
+  }
+
+  /** The list as it streams from the cursor, a batch at a time. */
+  async #stream(): Promise<ReadableStream<Uint8Array>> {
+    // One signal for the cursor, and a deadline for each batch: a slow reader is not cut off.
+    const abort = new AbortController()
+    const cursor = this.#items.find({}, { sort: { _id: 1 }, signal: abort.signal })
+    const nextBatch = () =>
+      withinDeadline(
+        this.#timeoutMs,
+        async () => ((await cursor.hasNext()) ? cursor.readBufferedDocuments() : []),
+        abort,
+      )
+    // The first batch before answering, so that a database that does not answer is a 503.
+    let batch = await nextBatch()
+    let opened = false
+    const encoder = new TextEncoder()
+    return new ReadableStream<Uint8Array>({
+      async pull(stream) {
+        try {
+          if (opened) batch = await nextBatch()
+          if (batch.length === 0) {
+            stream.enqueue(encoder.encode(opened ? ']' : '[]'))
+            stream.close()
+            return
+          }
+          const json = batch.map((document) => JSON.stringify(document)).join(',')
+          stream.enqueue(encoder.encode((opened ? ',' : '[') + json))
+          opened = true
+        } catch (error) {
+          stream.error(error)
+        }
+      },
+      async cancel() {
+        await cursor.close()
+      },
+    })
+  }
+
+  /** One page, read whole within the deadline: a page is what the caller asked to hold. */
+  async query(query: ItemQuery): Promise<ItemPage> {
+    const { filter, sort, limit } = toMongoFind(query)
+    const options = limit === undefined ? { sort } : { sort, limit }
+    const documents = await this.#within((signal) =>
+      this.#items.find(filter, { ...options, signal }).toArray(),
+    )
+    const page = query.limit === undefined ? documents : documents.slice(0, query.limit)
+    const body = Buffer.from(`[${page.map((document) => JSON.stringify(document)).join(',')}]`)
+    const last = page.at(-1)
+    if (documents.length === page.length || !last) return { body }
+    return { body, next: positionOf(last, query.sort?.field) }
+  }
+
+  // The driver takes an abort signal on reads only; a write the deadline gives up on is let go
+  // by the step budgets set in `connect`.
+  async insert(item: NewItem): Promise<Written | Refused<'duplicate-id'>> {
+    const document = { _id: new ObjectId(), ...item }
+    try {
+      await this.#within(() => this.#items.insertOne(document))
+    } catch (error) {
+      if (isDuplicateKey(error)) return refused('duplicate-id', item.id)
+      throw error
+    }
+    return this.#written()
+  }
+
+  async update(
+    id: string,
+    fields: ItemFields,
+    ifMatch?: IfMatch,
+  ): Promise<Written | Refused<'not-found' | 'stale' | 'duplicate-id'>> {
+    const write = async (filter: Document) =>
+      (await this.#items.updateOne(filter, { $set: fields })).matchedCount > 0
+    try {
+      const outcome = await this.#within((signal) => this.#write(id, ifMatch, write, signal))
+      return outcome === 'done' ? this.#written() : refused(outcome, id)
+    } catch (error) {
+      if (isDuplicateKey(error)) return refused('duplicate-id', fields.id ?? id)
+      throw error
+    }
+  }
+
+  async remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
+    const write = async (filter: Document) => (await this.#items.deleteOne(filter)).deletedCount > 0
+    const outcome = await this.#within((signal) => this.#write(id, ifMatch, write, signal))
+    return outcome === 'done' ? this.#written() : refused(outcome, id)
+  }
+
+  async ping(): Promise<void> {
+    await this.#within((signal) => this.#client.db('admin').command({ ping: 1 }, { signal }))
+  }
+
+  async close(): Promise<void> {
+    this.#follower?.close()
+    await this.#client.close()
+  }
+
+  /**
+   * A write of the item with that `id`. Under `If-Match` it is a compare-and-swap without a
+   * version field: the item is read, its tag checked, and the write filtered on the item exactly
+   * as read; when that matches nothing, another write came between: the item changed (stale) or
+   * is gone (not found).
+   */
+  async #write(
+    id: string,
+    ifMatch: IfMatch | undefined,
+    write: (filter: Document) => Promise<boolean>,
+    signal: AbortSignal,
+  ): Promise<'done' | 'not-found' | 'stale'> {
+    if (ifMatch === undefined) return (await write({ id })) ? 'done' : 'not-found'
+    const target = await readSwapTarget(this.#items, id, signal)
+    if (!target) return 'not-found'
+    if (!ifMatchAllows(ifMatch, tagOf(createHash('sha256').update(target.json)))) return 'stale'
+    if (await write(target.unchanged)) return 'done'
+    const now = await this.#items.findOne(target.same, { projection: { _id: 1 }, signal })
+    return now ? 'stale' : 'not-found'
+  }
+
+  /** A write done: the list as it is now, read from the database. */
+  async #written(): Promise<Written> {
+    return { ok: true, list: await this.list() }
+  }
+
+  #within<T>(operation: (signal: AbortSignal) => Promise<T>) {
+    return withinDeadline(this.#timeoutMs, operation)
+  }
+}
+
+/** Whether the server is a replica set member or a mongos: those have change streams. */
+function hasChangeStreams(hello: Document): boolean {
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid'
+}
+
+/** Where a page ends: its last item's `_id`, and its value of the sort field when sorted. */
+function positionOf(document: Document, field?: string): PagePosition {
+  const _id = String(document._id)
+  return field === undefined ? { _id } : { _id, value: String(document[field]) }
+}
+
+/** A strong entity tag from a digest of the bytes answered. */
+function tagOf(hash: ReturnType<typeof createHash>): string {
+  return `"${hash.digest('base64url')}"`
+}
+
+async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader()
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value
+  } finally {
+    reader.releaseLock()
+  }
+}
+
+/** A write refused before anything was stored. */
+function refused<W extends 'not-found' | 'stale' | 'duplicate-id'>(why: W, id: string): Refused<W> {
+  return { ok: false, why, id }
+}

@@ -1,0 +1,63 @@
+import { Hono } from 'hono'
+import { describe, expect, it } from 'vitest'
+import { answerTagged, noneMatchHits, sendTagged } from './conditional-get.js'
+import { cors } from './cors.js'
+import { requestLog } from './request-log.js'
+
+const list = { body: new TextEncoder().encode('[]'), etag: '"a1"' }
+const json = { 'content-type': 'application/json', vary: 'Accept-Encoding' }
+
+describe('noneMatchHits', () => {
+  it('hits on the tag, on *, and on a list holding it, weak or not', () => {
+    for (const header of ['"a1"', '*', ' * ', '"x", "a1"', 'W/"a1"', '"x",W/"a1" ']) {
+      expect(noneMatchHits(header, '"a1"'), header).toBe(true)
+    }
+  })
+
+  it('misses without the header, on another tag, and on the tag unquoted', () => {
+    for (const header of [undefined, '', '"a2"', 'a1', '"x", "y"']) {
+      expect(noneMatchHits(header, '"a1"'), String(header)).toBe(false)
+    }
+  })
+})
+
+describe('answerTagged', () => {
+  it('answers 200 with the bytes, the headers and the tag', () => {
+    expect(answerTagged(list, '"old"', json)).toEqual({
+      status: 200,
+      headers: { ...json, etag: '"a1"' },
+      body: list.body,
+    })
+  })
+
+  it('answers 304 with the tag and what a 304 keeps (Vary), nothing about a body', () => {
+    expect(answerTagged(list, 'W/"a1"', json)).toEqual({
+      status: 304,
+      headers: { etag: '"a1"', vary: 'Accept-Encoding' },
+      body: null,
+    })
+  })
+})
+
+describe('sendTagged', () => {
+  const app = new Hono()
+    .use(requestLog({ write: () => {} }), cors({ origins: ['https://app.example'] }))
+    .get('/list', (c) => sendTagged(c, answerTagged(list, c.req.header('if-none-match'), json)))
+
+  it('answers with the headers of the request, joining the Vary of CORS to its own', async () => {
+    const response = await app.request('/list', { headers: { origin: 'https://app.example' } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('vary')).toBe('Origin, Accept-Encoding')
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(await response.text()).toBe('[]')
+  })
+
+  it('answers a 304 without a body, with the same Vary', async () => {
+    const response = await app.request('/list', { headers: { 'if-none-match': '"a1"' } })
+    expect([response.status, response.headers.get('vary'), await response.text()]).toEqual([
+      304,
+      'Origin, Accept-Encoding',
+      '',
+    ])
+  })
+})

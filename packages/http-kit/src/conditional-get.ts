@@ -1,0 +1,71 @@
+import type { Context, TypedResponse } from 'hono'
+import type { JSONParsed } from 'hono/utils/types'
+import { type ResponseHeadersVariables, takeResponseHeaders } from './response-headers.js'
+
+/** Bytes and the strong entity tag that names them (quoted, as the `ETag` header carries it). */
+export type Tagged = { body: Uint8Array; etag: string }
+
+/** The answer to a GET of tagged bytes, for any server to write: 304 without a body, or 200. */
+export type TaggedAnswer =
+  | { status: 200; headers: Record<string, string>; body: Uint8Array }
+  | { status: 304; headers: Record<string, string>; body: null }
+
+/** What a 304 repeats of the 200 it stands for (RFC 9110 §15.4.5); the rest describes a body. */
+const keptBy304 = ['cache-control', 'vary']
+
+/**
+ * Whether an `If-None-Match` header names `etag`: `*`, or a list holding it. The comparison is
+ * weak (RFC 9110 §13.1.2): `W/"x"` matches `"x"`.
+ */
+export function noneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false
+  // A client sends back the one tag it was given: answered without taking the header apart.
+  if (header === etag) return true
+  if (header.trim() === '*') return true
+  return header.split(',').some((listed) => {
+    const tag = listed.trim()
+    return (tag.startsWith('W/') ? tag.slice(2) : tag) === etag
+  })
+}
+
+/**
+ * The one place a GET is decided between 304 and 200: 304 when `If-None-Match` names the tag
+ * of `tagged`, with the tag and what a 304 keeps of `headers`; otherwise 200 with the bytes,
+ * `headers` (their type, coding, `Vary`) and the tag. Both micros' routes and items' Node front
+ * answer their tagged reads through it.
+ * @example answerTagged(list, request.headers['if-none-match'], { 'content-type': 'application/json' })
+ */
+export function answerTagged(
+  tagged: Tagged,
+  ifNoneMatch: string | undefined,
+  headers: Record<string, string> = {},
+): TaggedAnswer {
+  if (noneMatchHits(ifNoneMatch, tagged.etag)) {
+    const kept: Record<string, string> = { etag: tagged.etag }
+    for (const name of keptBy304) if (headers[name] !== undefined) kept[name] = headers[name]
+    return { status: 304, headers: kept, body: null }
+  }
+  return { status: 200, headers: { ...headers, etag: tagged.etag }, body: tagged.body }
+}
+
+/**
+ * `answer` as a Hono route's answer, with the headers every answer of the request carries (a
+ * `Vary` of CORS joined to the answer's own), typed as JSON of `T` for the route's schema and
+ * the typed client. A 304 is typed as no answer: only a caller that sent `If-None-Match` itself
+ * gets one, so the client's answers stay the bodies it can read.
+ */
+export function sendTagged<T>(
+  c: Context,
+  answer: TaggedAnswer,
+): TypedResponse<JSONParsed<T>, 200, 'json'> {
+  const own = { ...answer.headers }
+  const collected = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
+  if (own.vary !== undefined && collected?.vary !== undefined && collected.vary !== own.vary) {
+    own.vary = `${collected.vary}, ${own.vary}`
+  }
+  const headers = takeResponseHeaders(c, own)
+  return new Response(answer.body as BodyInit | null, {
+    status: answer.status,
+    headers,
+  }) as unknown as TypedResponse<JSONParsed<T>, 200, 'json'>
+}

@@ -1,6 +1,0 @@
-export { BuiltEntry, type BuiltEntryOptions, type Exit, type FailedStart } from './built-entry.js'
-export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
-export { type LargeUploadResult, largeUpload } from './large-upload.js'
-export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
-export { killBuiltEntries } from './running-children.js'
-export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'

@@ -1,0 +1,15 @@
+export { BuiltEntry, type BuiltEntryOptions, type Exit, type FailedStart } from './built-entry.js'
+export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
+export { type LargeUploadResult, largeUpload } from './large-upload.js'
+export {
+  closedPortUrl,
+  type MailgunReply,
+  type MailgunRequest,
+  MailgunStandIn,
+} from './mailgun-stand-in.js'
+export { MongoStandIn, type StandInOptions } from './mongo-stand-in.js'
+export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
+export { killBuiltEntries } from './running-children.js'
+export { SmallDisk } from './small-disk.js'
+export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'
+export type { WireCommand } from './wire-codec.js'
