@@ -14,7 +14,7 @@ type Props = {
 
 /** The "Add movie" form; shows the server's message when it refuses, issues at their field. */
 export function AddMovieForm({ client, send, announce, shownGenre }: Props) {
-  const { error, fieldErrors, busy, submit } = useFormSubmit({
+  const { error, fieldErrors, busy, submit, onInput } = useFormSubmit({
     service: 'items service',
     required: ['id', 'name', 'genre'],
     send: (field) =>
@@ -37,7 +37,13 @@ export function AddMovieForm({ client, send, announce, shownGenre }: Props) {
   })
 
   return (
-    <form class="card add-form" aria-label="Add movie" onSubmit={submit} noValidate>
+    <form
+      class="card add-form"
+      aria-label="Add movie"
+      onSubmit={submit}
+      onInput={onInput}
+      noValidate
+    >
       <h2>Add a movie</h2>
       <div class="fields">
         <Field

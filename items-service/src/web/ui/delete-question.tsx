@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'hono/jsx/dom'
 import type { StoredItem } from '../../client/items-client.js'
 import { EditBase, type ReadVersion } from './edit-base.js'
+import { useErrorMessage } from './use-error-message.js'
 
 /** A delete's outcome: done, failed (the list says why), or refused with a message for the row. */
 export type DeleteOutcome = 'deleted' | 'failed' | { refused: string }
@@ -20,15 +21,21 @@ type Props = {
 export function DeleteQuestion({ movie, readVersion, onDelete, onClose }: Props) {
   const [base] = useState(() => new EditBase(readVersion, movie))
   const [deleting, setDeleting] = useState(false)
-  const [refusal, setRefusal] = useState('')
+  const [refusal, setRefusal] = useErrorMessage()
   // A ref, not state: a second click can come before the disabled button is rendered.
   const inFlight = useRef(false)
   const noButton = useRef<HTMLButtonElement>(null)
-  useEffect(() => noButton.current?.focus(), [refusal])
+  useEffect(() => noButton.current?.focus(), [])
+  // Back on No once a refusal is told (the buttons were disabled meanwhile); not when the message
+  // goes, which may be for a success elsewhere, where the focus is.
+  useEffect(() => {
+    if (refusal) noButton.current?.focus()
+  }, [refusal])
 
   const confirm = async () => {
     if (inFlight.current) return
     inFlight.current = true
+    setRefusal('')
     setDeleting(true)
     const outcome = await onDelete(base)
     // Deleted: the row goes with the movie.
@@ -37,6 +44,13 @@ export function DeleteQuestion({ movie, readVersion, onDelete, onClose }: Props)
     setDeleting(false)
     if (outcome === 'failed') onClose()
     else setRefusal(outcome.refused)
+  }
+
+  // The question takes the place of the row's buttons, No where Delete was: the second click of
+  // a double click on Delete would answer it unseen. A click that is part of a multi-click
+  // (`detail` above 1) is not an answer; one click, or Enter and Space (`detail` 0), is.
+  const answer = (act: () => unknown) => (event: MouseEvent) => {
+    if (event.detail <= 1) void act()
   }
 
   const questionId = `delete-question-${movie._id}`
@@ -50,7 +64,7 @@ export function DeleteQuestion({ movie, readVersion, onDelete, onClose }: Props)
         {deleting ? `Deleting ${movie.name}…` : `Delete ${movie.name}?`}
       </span>
       <fieldset class="actions" aria-labelledby={questionId} aria-busy={deleting}>
-        <button type="button" class="danger" disabled={deleting} onClick={confirm}>
+        <button type="button" class="danger" disabled={deleting} onClick={answer(confirm)}>
           Yes
         </button>
         <button
@@ -58,7 +72,7 @@ export function DeleteQuestion({ movie, readVersion, onDelete, onClose }: Props)
           class="secondary"
           ref={noButton}
           disabled={deleting}
-          onClick={onClose}
+          onClick={answer(onClose)}
         >
           No
         </button>

@@ -5,17 +5,24 @@ type Props = {
   form: string
   name: string
   label: string
+  type?: 'text' | 'email' | 'password'
   error?: string | undefined
+  /** The id of a note elsewhere in the form that says what to give (it is read with the field). */
+  noteId?: string
   value?: string
-  maxLength: number
+  maxLength?: number
   placeholder?: string
   autocomplete?: string
   hiddenLabel?: boolean
 }
 
-/** A labelled text field whose error, if any, is tied to it (`aria-invalid`, `aria-describedby`). */
-export function Field({ form, name, label, error, hiddenLabel, ...input }: Props) {
+/**
+ * A labelled text field whose error, if any, and note, if any, are tied to it (`aria-invalid`,
+ * `aria-describedby`).
+ */
+export function Field({ form, name, label, error, noteId, hiddenLabel, ...input }: Props) {
   const errorId = `${form}-${name}-error`
+  const describedBy = [error ? errorId : '', noteId ?? ''].filter(Boolean).join(' ')
   return (
     <div class="field">
       <label>
@@ -24,7 +31,7 @@ export function Field({ form, name, label, error, hiddenLabel, ...input }: Props
           name={name}
           required
           aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? errorId : undefined}
+          aria-describedby={describedBy || undefined}
           {...input}
         />
       </label>

@@ -7,6 +7,7 @@ import { markAppStarted, showAppFailure, watchForFailures } from './app-failure.
 import { KeyPrompt } from './key-prompt.js'
 import { MovieList } from './movie-list.js'
 import { SendMailForm } from './send-mail-form.js'
+import { Successes } from './use-error-message.js'
 import { useMovies } from './use-movies.js'
 
 function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: string }) {
@@ -18,11 +19,18 @@ function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: 
     setTimeout(() => setNotice(message), 50)
   }
   const movies = useMovies({ client, write: apiKey.write, announce })
+  const [successes, setSuccesses] = useState(0)
+  // The forms and rows announce only what the user did and what succeeded; each such news also
+  // retires the error messages of earlier attempts, anywhere on the page (use-error-message.ts).
+  const announceDone = (message: string) => {
+    setSuccesses((count) => count + 1)
+    announce(message)
+  }
 
   useEffect(() => markAppStarted(), [])
 
   return (
-    <>
+    <Successes.Provider value={successes}>
       {movies.loadError && (
         <p class="card message error" role="alert">
           {movies.loadError}
@@ -42,13 +50,13 @@ function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: 
       <AddMovieForm
         client={client}
         send={movies.send}
-        announce={announce}
+        announce={announceDone}
         shownGenre={movies.genre}
       />
       <MovieList
         client={client}
         send={movies.send}
-        announce={announce}
+        announce={announceDone}
         movies={movies.movies}
         genre={movies.genre}
         genres={movies.genres}
@@ -56,8 +64,8 @@ function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: 
         stream={movies.stream}
         onEditing={(movie, editing) => (editing ? movies.hold(movie) : movies.release(movie._id))}
       />
-      <SendMailForm mailServiceUrl={mailServiceUrl} announce={announce} />
-    </>
+      <SendMailForm mailServiceUrl={mailServiceUrl} announce={announceDone} />
+    </Successes.Provider>
   )
 }
 

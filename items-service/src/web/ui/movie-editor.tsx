@@ -24,7 +24,7 @@ export function MovieEditor({ movie: current, readVersion, onSave, onSaved, onCl
   const [base] = useState(() => new EditBase(readVersion, current))
   const form = useRef<HTMLFormElement>(null)
   useEffect(() => form.current?.querySelector('input')?.focus(), [])
-  const { error, fieldErrors, busy, submit } = useFormSubmit({
+  const { error, fieldErrors, busy, submit, onInput } = useFormSubmit({
     service: 'items service',
     required: ['name', 'genre'],
     send: (field) => onSave(base, { name: field('name'), genre: field('genre') }),
@@ -41,6 +41,7 @@ export function MovieEditor({ movie: current, readVersion, onSave, onSaved, onCl
       class="edit-form"
       aria-label={`Edit ${movie.name}`}
       onSubmit={submit}
+      onInput={onInput}
       onKeyDown={(event: KeyboardEvent) => event.key === 'Escape' && onClose()}
       noValidate
     >

@@ -1,7 +1,6 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useEffect, useRef, useState } from 'hono/jsx/dom'
 import { type ItemsClient, itemParam, type StoredItem } from '../../client/items-client.js'
-import type { ItemFields } from '../../items/item.schema.js'
 import { describeFailure, describeNetworkError } from './api-error.js'
 import type { StreamState } from './change-stream.js'
 import { conflictMessage } from './conflict-message.js'
@@ -10,7 +9,11 @@ import { type EditBase, versionReader } from './edit-base.js'
 import { GenreFilter } from './genre-filter.js'
 import { LiveNote } from './live-note.js'
 import { MovieRow } from './movie-row.js'
+import { useErrorMessage } from './use-error-message.js'
 import type { Send } from './use-movies.js'
+
+/** What the row's editor changes of a movie. */
+type MovieFields = { name: string; genre: string }
 
 type Props = {
   client: ItemsClient
@@ -30,7 +33,7 @@ type Props = {
  * out of the genre), the focus goes to the row now in its place, or to the heading.
  */
 export function MovieList({ client, send, announce, movies, genre, genres, ...props }: Props) {
-  const [error, setError] = useState('')
+  const [error, setError] = useErrorMessage()
   const [readVersion] = useState(() => versionReader(client))
   const heading = useRef<HTMLHeadingElement>(null)
   const list = useRef<HTMLUListElement>(null)
@@ -52,7 +55,7 @@ export function MovieList({ client, send, announce, movies, genre, genres, ...pr
     if (index >= 0) lastFocus.current = { element: event.target as Element, index }
   }
 
-  const save = async (movie: StoredItem, base: EditBase, fields: ItemFields) => {
+  const save = async (movie: StoredItem, base: EditBase, fields: MovieFields) => {
     const answer = await base.write(
       (id, headers) =>
         send([`updated:${movie._id}`], () =>

@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useState } from 'hono/jsx/dom'
+import { Field } from './field.js'
 import { useFormSubmit } from './use-form-submit.js'
 
 type Sent = { id: string; message: string }
@@ -11,15 +12,18 @@ const isOutboxId = (id: string) => /@outbox\.local>?$/.test(id)
 /** The "Send mail" form: posts to the mail-service and shows the provider's id and message. */
 export function SendMailForm({ mailServiceUrl, announce }: Props) {
   const [sent, setSent] = useState<Sent | null>(null)
-  const { error, busy, submit } = useFormSubmit({
+  const { error, fieldErrors, busy, submit, onInput } = useFormSubmit({
     service: 'mail service',
-    send: (field) => {
+    send: async (field) => {
       setSent(null)
-      return fetch(new URL('sendmail', withSlash(mailServiceUrl)), {
+      const response = await fetch(new URL('sendmail', withSlash(mailServiceUrl)), {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-apikey': field('apikey') },
         body: JSON.stringify({ email: field('email'), name: field('name') }),
       })
+      // Its body says only "Unauthorized": the user needs to hear which key, and where it is.
+      if (response.status !== 401) return response
+      return { message: keyRefused, fields: { apikey: 'Refused by the mail service' } }
     },
     onSuccess: async (response, form) => {
       const answer = (await response.json()) as Sent
@@ -30,25 +34,36 @@ export function SendMailForm({ mailServiceUrl, announce }: Props) {
   })
 
   return (
-    <form class="card mail-form" aria-label="Send mail" onSubmit={submit}>
+    <form class="card mail-form" aria-label="Send mail" onSubmit={submit} onInput={onInput}>
       <h2>Send mail</h2>
       <div class="fields">
-        <label>
-          API key
-          <input name="apikey" type="password" required autocomplete="off" />
-        </label>
-        <label>
-          Email
-          <input name="email" type="email" required maxLength={254} placeholder="ada@example.com" />
-        </label>
-        <label>
-          Name
-          <input name="name" required maxLength={100} placeholder="Ada" />
-        </label>
+        <Field
+          form="mail"
+          name="apikey"
+          label="API key"
+          type="password"
+          autocomplete="off"
+          error={fieldErrors.apikey}
+          noteId="mail-key-where"
+        />
+        <Field
+          form="mail"
+          name="email"
+          label="Email"
+          type="email"
+          maxLength={254}
+          placeholder="ada@example.com"
+        />
+        <Field form="mail" name="name" label="Name" maxLength={100} placeholder="Ada" />
         <button type="submit" disabled={busy}>
           Send
         </button>
       </div>
+      <p class="hint key-where" id="mail-key-where">
+        The mail-service prints its key in a framed block at every start and keeps it in{' '}
+        <code>mail-service/.data/mail-service.api-key</code> (<code>mail-service.api-key</code> in
+        its <code>DATA_DIR</code>), unless <code>API_KEYS</code> is set: then use one of those.
+      </p>
       <p class="message error" role="alert">
         {error}
       </p>
@@ -71,6 +86,11 @@ export function SendMailForm({ mailServiceUrl, announce }: Props) {
 }
 
 const outboxNote = 'Mail kept in the outbox: nothing was delivered (outbox mode)'
+
+const keyRefused =
+  'The mail service refused this API key. Use the one it prints in a framed block at every ' +
+  'start, also kept in mail-service/.data/mail-service.api-key (in its DATA_DIR), or one of ' +
+  'its API_KEYS if that is set.'
 
 /** `new URL('sendmail', base)` keeps a base path only when it ends with a slash. */
 function withSlash(url: string): URL {

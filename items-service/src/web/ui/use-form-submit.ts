@@ -1,5 +1,6 @@
 import { useState } from 'hono/jsx/dom'
-import { blankFields, describeNetworkError, readFailure } from './api-error.js'
+import { blankFields, describeNetworkError, type Failure, readFailure } from './api-error.js'
+import { useErrorMessage } from './use-error-message.js'
 
 type FormSubmit = {
   /** The service's name, for the message when it cannot be reached. */
@@ -8,9 +9,10 @@ type FormSubmit = {
   required?: readonly string[]
   /**
    * Sends the request, reading the form's fields (trimmed) by name; resolves with its answer,
-   * or with the message to show when it was refused in a way the caller explains itself.
+   * or with the message (and field messages) to show when it was refused in a way the caller
+   * explains itself.
    */
-  send: (field: (name: string) => string) => Promise<Response | string>
+  send: (field: (name: string) => string) => Promise<Response | string | Failure>
   /** Runs for a 2xx answer. */
   onSuccess: (response: Response, form: HTMLFormElement) => void | Promise<void>
 }
@@ -18,9 +20,11 @@ type FormSubmit = {
 /**
  * What every form of the page does on submit: check blank fields, send, then act on success or
  * show the server's message (issues at their field, focus on the first), busy meanwhile.
+ * A message lasts until the user edits a field (that field's own message goes too), submits
+ * again, or succeeds at something else on the page: the form gives `onInput` for the first.
  */
 export function useFormSubmit({ service, required = [], send, onSuccess }: FormSubmit) {
-  const [error, setError] = useState('')
+  const [error, setError] = useErrorMessage()
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
 
@@ -28,6 +32,11 @@ export function useFormSubmit({ service, required = [], send, onSuccess }: FormS
     setFieldErrors(fields)
     const first = Object.keys(fields)[0]
     if (first) form.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus()
+  }
+
+  const showFailure = (form: HTMLFormElement, failure: Failure) => {
+    setError(failure.message)
+    showFieldErrors(form, failure.fields)
   }
 
   const submit = async (event: Event) => {
@@ -44,12 +53,9 @@ export function useFormSubmit({ service, required = [], send, onSuccess }: FormS
     try {
       const response = await send(field)
       if (typeof response === 'string') setError(response)
+      else if (!(response instanceof Response)) showFailure(form, response)
       else if (response.ok) await onSuccess(response, form)
-      else {
-        const failure = await readFailure(response, required)
-        setError(failure.message)
-        showFieldErrors(form, failure.fields)
-      }
+      else showFailure(form, await readFailure(response, required))
     } catch (failure) {
       setError(describeNetworkError(failure, service))
     } finally {
@@ -57,5 +63,16 @@ export function useFormSubmit({ service, required = [], send, onSuccess }: FormS
     }
   }
 
-  return { error, fieldErrors, busy, submit }
+  /** The user changed a field: what was said of the form and of that field is out of date. */
+  const onInput = (event: Event) => {
+    const name = (event.target as HTMLInputElement).name
+    if (error) setError('')
+    setFieldErrors((fields) => {
+      if (!(name in fields)) return fields
+      const { [name]: _edited, ...others } = fields
+      return others
+    })
+  }
+
+  return { error, fieldErrors, busy, submit, onInput }
 }
