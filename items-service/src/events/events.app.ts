@@ -22,7 +22,7 @@ const streamHeaders = {
 }
 
 /**
- * `GET /items/events`: the store's change feed as Server-Sent Events (README › Live changes).
+ * `GET /items/events`: the store's change feed as Server-Sent Events (docs/items-service.md › Live changes).
  * The number of open streams is bounded, and so is what each may leave unread.
  */
 export function eventsApp({

@@ -80,7 +80,7 @@ const notJson = errorResponse(
 /** Writes need `x-apikey` only when ITEMS_APIKEY is set, hence the empty alternative. */
 const writeSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, {}]
 
-/** The opt-in query of `GET /items` (README › Query); none of these: exactly the list. */
+/** The opt-in query of `GET /items` (docs/items-service.md › Query); none of these: exactly the list. */
 const queryParameters = [
   {
     name: 'filters',

@@ -6,7 +6,7 @@ import type { ItemQuery, PagePosition, SortField } from '../store/item-store.js'
 /** One refused parameter, as the `issues` of a 400 name it. */
 export type QueryIssue = { path: string; message: string }
 
-/** A query string read as a query of `GET /items` (README › Query). */
+/** A query string read as a query of `GET /items` (docs/items-service.md › Query). */
 export type ParsedItemQuery = {
   query: ItemQuery
   /** Every parameter but `cursor`, encoded, in the order given: a next page's link repeats them. */

@@ -70,7 +70,7 @@ export function corsPolicy({
  * CORS for browser apps on other origins, the same policy in both micros: answers preflights
  * itself (204) and adds the allow headers to every answer, refusals included, before the
  * handler runs. hono's own `cors()` sets them on `c.res` afterwards, which builds a `Headers`
- * object for every answer and takes the node adapter off its fast path (README › Performance).
+ * object for every answer and takes the node adapter off its fast path (bench/README.md).
  * @example app.use(cors({ origins: ['https://app.example'] }))
  */
 export function cors(options: CorsOptions): MiddlewareHandler {

@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, posix } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('../', import.meta.url))
+
+/** The repository's files: tracked or new, never ignored ones (a build output is no link target). */
+const files = new Set(
+  execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((path) => path && existsSync(join(root, path))),
+)
+const folders = new Set(
+  [...files].flatMap((path) => {
+    const parts = path.split('/')
+    return parts.slice(1).map((_, index) => parts.slice(0, index + 1).join('/'))
+  }),
+)
+
+const pages = [...files]
+  .filter((path) =>
+    /^(README|DESIGN)\.md$|^(bench|packages\/[^/]+)\/README\.md$|^docs\/[^/]+\.md$/.test(path),
+  )
+  .sort()
+
+/** A page without its fenced blocks: what they hold is neither a link nor a heading. */
+function withoutFences(markdown: string): string {
+  return markdown.replace(/^[ \t]*(```+|~~~+)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm, '')
+}
+
+/** The text a reader sees as prose: code spans hold no links either. */
+const prose = (markdown: string) => withoutFences(markdown).replace(/`[^`\n]*`/g, '')
+
+/** Every link target of a page: inline links and images, reference definitions, HTML links. */
+function linkTargets(markdown: string): string[] {
+  const text = prose(markdown)
+  return [
+    ...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+    ...text.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/gm),
+    ...text.matchAll(/<(?:a|img)\s[^>]*?(?:href|src)="([^"]+)"/g),
+  ].map((match) => match[1] as string)
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
+function slugOf(heading: string): string {
+  return heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-')
+}
+
+/** The anchors of a page: one per heading (repeats get -1, -2, ...), and HTML ids. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>()
+  const seen = new Map<string, number>()
+  for (const [, heading] of withoutFences(markdown).matchAll(
+    /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm,
+  )) {
+    const slug = slugOf(heading as string)
+    const count = seen.get(slug) ?? 0
+    seen.set(slug, count + 1)
+    anchors.add(count === 0 ? slug : `${slug}-${count}`)
+  }
+  for (const [, id] of markdown.matchAll(/<a\s[^>]*?(?:id|name)="([^"]+)"/g))
+    anchors.add(id as string)
+  return anchors
+}
+
+const read = (path: string) => readFileSync(join(root, path), 'utf8')
+
+/** What is wrong with a link from `page`, or undefined when it resolves. */
+function brokenLink(page: string, target: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined // another site: not checked here
+  const [pathPart = '', anchor] = target.split('#', 2)
+  const decoded = decodeURIComponent(pathPart)
+  const path =
+    decoded === ''
+      ? page
+      : posix
+          .normalize(
+            decoded.startsWith('/') ? decoded.slice(1) : posix.join(posix.dirname(page), decoded),
+          )
+          .replace(/\/$/, '')
+  if (path.startsWith('..') || !(files.has(path) || folders.has(path) || path === '.')) {
+    return `${target}: no such file in the repository`
+  }
+  if (anchor === undefined || !path.endsWith('.md')) return undefined
+  if (!anchorsOf(read(path)).has(anchor)) return `${target}: ${path} has no heading #${anchor}`
+  return undefined
+}
+
+describe('links in the documentation', () => {
+  it('covers the README, DESIGN.md, the docs pages and bench/README.md', () => {
+    for (const page of [
+      'README.md',
+      'DESIGN.md',
+      'bench/README.md',
+      'docs/items-service.md',
+      'docs/mail-service.md',
+      'docs/web-app.md',
+      'docs/deployment.md',
+      'docs/operations.md',
+    ]) {
+      expect(pages).toContain(page)
+    }
+  })
+
+  it('makes the anchors GitHub makes', () => {
+    expect(slugOf('Live changes: `GET /items/events`')).toBe('live-changes-get-itemsevents')
+    expect(slugOf('Retries and floods: Idempotency-Key and rate limits')).toBe(
+      'retries-and-floods-idempotency-key-and-rate-limits',
+    )
+    expect(slugOf('The [web page](docs/web-app.md), on **Node** 20')).toBe(
+      'the-web-page-on-node-20',
+    )
+    expect([...anchorsOf('# Settings\n```sh\n# not a heading\n```\n## Settings\n')]).toEqual([
+      'settings',
+      'settings-1',
+    ])
+  })
+
+  it.each(pages)('%s: every relative link and anchor resolves', (page) => {
+    const broken = linkTargets(read(page))
+      .map((target) => brokenLink(page, target))
+      .filter((problem) => problem !== undefined)
+    expect(broken).toEqual([])
+  })
+})
