@@ -52,6 +52,22 @@ afterEach(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
+describe('node scripts/build-when-changed.mjs, which npm start runs first', () => {
+  it('builds nothing when every built entry is newer than what it is built from', async () => {
+    // `npm test` has just built everything.
+    const child = spawn(process.execPath, ['scripts/build-when-changed.mjs'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let said = ''
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      said += text
+    })
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect([code, said]).toEqual([0, ''])
+  })
+})
+
 describe('node scripts/start.mjs', () => {
   it('refuses a bare PORT, naming ITEMS_PORT and MAIL_PORT, with exit code 2', async () => {
     const run = startScript({ PORT: '5301' })

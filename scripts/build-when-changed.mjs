@@ -1,0 +1,71 @@
+// Builds each workspace whose built entry is older than anything it is built from, and only
+// those, so that a second `npm start` answers in about a second instead of rebuilding all.
+// `npm run build` still builds everything, as CI and the tests do.
+import { execFileSync } from 'node:child_process'
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+const root = new URL('..', import.meta.url).pathname
+const kit = ['packages/http-kit/src', 'packages/http-kit/package.json']
+const embedded = ['packages/embedded-store/src', 'packages/embedded-store/package.json']
+const client = ['packages/items-client/src', 'packages/items-client/package.json']
+const everyBuild = ['package-lock.json', 'scripts/package-micro.mjs']
+
+/** Each workspace with a build: the file its build writes last, and what it is built from. */
+const workspaces = [
+  {
+    name: '@movies-and-mail/items-client',
+    built: 'packages/items-client/dist/index.js',
+    from: [...client, 'packages/items-client/tsconfig.build.json'],
+  },
+  {
+    name: 'items-service',
+    built: 'items-service/dist/server.js',
+    from: [
+      'items-service/src',
+      'items-service/scripts',
+      'items-service/package.json',
+      ...kit,
+      ...embedded,
+      ...client,
+    ],
+  },
+  {
+    name: 'mail-service',
+    built: 'mail-service/dist/server.js',
+    from: [
+      'mail-service/src',
+      'mail-service/scripts',
+      'mail-service/package.json',
+      ...kit,
+      ...embedded,
+    ],
+  },
+]
+
+/** The latest change time of a file, or of any file under a folder (tests left out); 0 if none. */
+function newest(path) {
+  let stats
+  try {
+    stats = statSync(path)
+  } catch {
+    return 0
+  }
+  if (!stats.isDirectory()) return /\.test\.ts$/.test(path) ? 0 : stats.mtimeMs
+  return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), 0)
+}
+
+const asked = process.argv.slice(2)
+for (const { name, built, from } of workspaces) {
+  if (asked.length > 0 && !asked.includes(name)) continue
+  const builtAt = newest(join(root, built))
+  const changedAt = Math.max(...[...from, ...everyBuild].map((path) => newest(join(root, path))))
+  if (builtAt > changedAt) continue
+  process.stderr.write(
+    `${name}: ${builtAt === 0 ? 'not built yet' : 'sources changed'}, building\n`,
+  )
+  execFileSync('npm', ['run', 'build', '-w', name], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+}
