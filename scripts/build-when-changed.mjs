@@ -25,6 +25,7 @@ const workspaces = [
       'items-service/src',
       'items-service/scripts',
       'items-service/package.json',
+      'items-service/wrangler.toml',
       ...kit,
       ...embedded,
       ...client,

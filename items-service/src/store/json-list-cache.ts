@@ -55,6 +55,11 @@ export class JsonListCache {
     this.#bump()
   }
 
+  /** How many items the list holds. */
+  get size(): number {
+    return this.#spans.size - [...this.#changed.values()].filter((json) => json === null).length
+  }
+
   /** The list's strong entity tag, quoted: it changes whenever the list does. */
   listTag(): string {
     return this.#listTag

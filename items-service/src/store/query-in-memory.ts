@@ -1,4 +1,4 @@
-import type { ItemPage, ItemQuery, PagePosition, TaggedJson } from '../item-store.js'
+import type { ItemPage, ItemQuery, PagePosition, TaggedJson } from './item-store.js'
 
 type Sort = NonNullable<ItemQuery['sort']>
 /** A parsed item: its fields, and its JSON once a page has answered it. */

@@ -1,0 +1,125 @@
+import type { DurableObjectStorage, SqlStorage } from '@cloudflare/workers-types'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import type { ChangeFeed } from '../change-feed.js'
+import type {
+  CachedItems,
+  IfMatch,
+  ItemFields,
+  ItemPage,
+  ItemQuery,
+  ItemStore,
+  NewItem,
+  Refused,
+  TaggedJson,
+  Written,
+} from '../item-store.js'
+import { type ItemRecords, ItemsInMemory, type WritePlan } from '../items-in-memory.js'
+
+type Why = 'not-found' | 'stale' | 'duplicate-id'
+
+const utf8 = new TextDecoder()
+
+/**
+ * The default store on the Workers runtime: the items of one collection in the SQLite storage
+ * of the collection's Durable Object, one row an item keyed by its `_id` (sortable, so key order
+ * is insertion order) with a unique `id`. The object is the collection's only writer and runs
+ * one event at a time, so the items are held in memory as on Node (`ItemsInMemory`) and reads
+ * are answered from there; a write runs in one storage transaction, and the runtime sends no
+ * answer of the object before its writes are durable.
+ */
+export class DurableItemStore implements ItemStore {
+  readonly #storage: DurableObjectStorage
+  readonly #items: ItemsInMemory
+  readonly #records: ItemRecords
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage
+    const sql: SqlStorage = storage.sql
+    sql.exec(
+      'CREATE TABLE IF NOT EXISTS items (key TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)',
+    )
+    const rows = sql.exec<{ key: string; id: string; json: string }>(
+      'SELECT key, id, json FROM items ORDER BY key',
+    )
+    const ids: [string, string][] = []
+    this.#items = new ItemsInMemory(
+      (function* () {
+        for (const { key, id, json } of rows) {
+          ids.push([id, key])
+          yield [key, Buffer.from(json)] as [string, Uint8Array]
+        }
+      })(),
+      ids,
+    )
+    this.#records = {
+      put: (key, id, json) => {
+        sql.exec(
+          'INSERT INTO items (key, id, json) VALUES (?, ?, ?) ' +
+            'ON CONFLICT (key) DO UPDATE SET id = excluded.id, json = excluded.json',
+          key,
+          id,
+          utf8.decode(json),
+        )
+      },
+      remove: (key) => {
+        sql.exec('DELETE FROM items WHERE key = ?', key)
+      },
+    }
+  }
+
+  get changes(): ChangeFeed {
+    return this.#items.changes
+  }
+
+  get cached(): CachedItems {
+    return this.#items.cached
+  }
+
+  async list(): Promise<TaggedJson> {
+    return this.#items.list()
+  }
+
+  async find(id: string): Promise<TaggedJson | null> {
+    return this.#items.cached.find(id)
+  }
+
+  async query(query: ItemQuery): Promise<ItemPage> {
+    return this.#items.query(query)
+  }
+
+  async insert(item: NewItem): Promise<Written | Refused<'duplicate-id'>> {
+    return this.#write(this.#items.planInsert(item))
+  }
+
+  async update(id: string, fields: ItemFields, ifMatch?: IfMatch): Promise<Written | Refused<Why>> {
+    return this.#write(this.#items.planUpdate(id, fields, ifMatch))
+  }
+
+  async remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
+    return this.#write(this.#items.planRemove(id, ifMatch))
+  }
+
+  async ping(): Promise<void> {
+    this.#storage.sql.exec('SELECT 1')
+  }
+
+  async close(): Promise<void> {
+    this.#items.changes.end()
+  }
+
+  /** Runs a plan in one transaction, then lets memory follow; answers the list as it left it. */
+  #write<R extends Refused<Why>>(plan: WritePlan | R): Written | R {
+    if ('why' in plan) return plan
+    try {
+      this.#storage.transactionSync(() => plan.store(this.#records))
+    } catch (error) {
+      // SQLITE_FULL: the object's storage limit; anything else, the storage did not take it.
+      if (/SQLITE_FULL|storage limit/i.test(String(error))) {
+        throw new StoreFullError(undefined, { cause: error })
+      }
+      throw new StoreUnavailableError('the store could not write', { cause: error })
+    }
+    plan.apply()
+    return { ok: true, list: this.#items.list() }
+  }
+}

@@ -1,0 +1,158 @@
+import { SortableIdSequence } from '@movies-and-mail/http-kit'
+import { ChangeFeed } from './change-feed.js'
+import {
+  type CachedItems,
+  type IfMatch,
+  type ItemFields,
+  type ItemPage,
+  type ItemQuery,
+  ifMatchAllows,
+  type NewItem,
+  type Refused,
+  type TaggedJson,
+} from './item-store.js'
+import { JsonListCache } from './json-list-cache.js'
+import { QueryInMemory } from './query-in-memory.js'
+
+const utf8 = new TextDecoder()
+
+/** An engine's records, as a write changes them inside one of the engine's transactions. */
+export interface ItemRecords {
+  /** Stores an item's JSON under its key and indexes its id (the index of `formerId` goes). */
+  put(key: string, id: string, json: Uint8Array, formerId?: string): void
+  /** Removes the item under `key` and its id's index entry. */
+  remove(key: string, id: string): void
+}
+
+/**
+ * A write decided against the items as they are: what it stores (`store`, run by the engine in
+ * its transaction), how many bytes that is, and what memory does once it is durable (`apply`).
+ */
+export type WritePlan = {
+  bytes: number
+  store: (records: ItemRecords) => void
+  apply: () => void
+}
+
+type Why = 'not-found' | 'stale' | 'duplicate-id'
+
+/** A write refused before anything was stored. */
+function refused<W extends Why>(why: W, id: string): Refused<W> {
+  return { ok: false, why, id }
+}
+
+/**
+ * Every item of a store that is its collection's only writer (the embedded store in its process,
+ * the Durable Object in its object), held in memory as the list's JSON: reads serialise
+ * nothing, a write serialises only its item, and queries run over the list parsed once per
+ * change. It plans each write against what is durable (refusing a duplicate id, a missing item,
+ * a stale `If-Match`) and follows it once the engine has committed it, publishing it to the
+ * change feed. The engine owns durability; this owns what the items are.
+ */
+export class ItemsInMemory {
+  /** Every write, once durable. */
+  readonly changes = new ChangeFeed()
+  readonly #cache: JsonListCache
+  /** `_id` by public `id`, as durable. */
+  readonly #keyById = new Map<string, string>()
+  readonly #ids = new SortableIdSequence()
+  readonly #queries = new QueryInMemory()
+
+  /**
+   * Starts from the stored items in key (`_id`, so insertion) order, and each id's key: an
+   * engine that keeps an index of ids hands it in, one that does not lets each item's JSON say.
+   * @throws Error naming what does not fit, for the engine to report its file as damaged
+   */
+  constructor(items: Iterable<[key: string, json: Uint8Array]>, ids?: Iterable<[string, string]>) {
+    let last = ''
+    const loaded = this.#keyById
+    this.#cache = new JsonListCache(
+      (function* checked() {
+        for (const [key, json] of items) {
+          if (json[0] !== 0x7b || json[json.length - 1] !== 0x7d) {
+            throw new Error(`item ${key} is not a JSON object`)
+          }
+          if (!ids) loaded.set((JSON.parse(utf8.decode(json)) as { id: string }).id, key)
+          last = key
+          yield [key, json] as [string, Uint8Array]
+        }
+      })(),
+    )
+    this.#ids.observe(last)
+    for (const [id, key] of ids ?? []) {
+      if (this.#cache.get(key) === undefined) throw new Error(`id '${id}' names no item`)
+      loaded.set(id, key)
+    }
+    if (this.#keyById.size !== this.#cache.size) throw new Error('items without an id')
+  }
+
+  readonly cached: CachedItems = {
+    list: () => ({ body: this.#cache.bytes(), etag: this.#cache.listTag() }),
+    find: (id) => {
+      const key = this.#keyById.get(id)
+      const body = key === undefined ? undefined : this.#cache.get(key)
+      if (key === undefined || body === undefined) return null
+      return { body, etag: this.#cache.tagOf(key) as string }
+    },
+  }
+
+  list(): TaggedJson {
+    return this.cached.list()
+  }
+
+  query(query: ItemQuery): ItemPage {
+    return this.#queries.run(this.cached.list(), query)
+  }
+
+  planInsert(item: NewItem): WritePlan | Refused<'duplicate-id'> {
+    if (this.#keyById.has(item.id)) return refused('duplicate-id', item.id)
+    const key = this.#ids.next()
+    const json = Buffer.from(JSON.stringify({ _id: key, ...item }))
+    return {
+      bytes: json.length,
+      store: (records) => records.put(key, item.id, json),
+      apply: () => {
+        this.#keyById.set(item.id, key)
+        this.#cache.append(key, json)
+        this.changes.publish('created', json)
+      },
+    }
+  }
+
+  planUpdate(id: string, fields: ItemFields, ifMatch?: IfMatch): WritePlan | Refused<Why> {
+    const key = this.#keyById.get(id)
+    const current = key === undefined ? undefined : this.#cache.get(key)
+    if (key === undefined || current === undefined) return refused('not-found', id)
+    if (!ifMatchAllows(ifMatch, this.#cache.tagOf(key) as string)) return refused('stale', id)
+    const newId = fields.id ?? id
+    if (newId !== id && this.#keyById.has(newId)) return refused('duplicate-id', newId)
+    const json = Buffer.from(JSON.stringify({ ...JSON.parse(utf8.decode(current)), ...fields }))
+    return {
+      bytes: json.length,
+      store: (records) => records.put(key, newId, json, newId === id ? undefined : id),
+      apply: () => {
+        this.#cache.replace(key, json)
+        this.#keyById.delete(id)
+        this.#keyById.set(newId, key)
+        this.changes.publish('updated', json)
+      },
+    }
+  }
+
+  planRemove(id: string, ifMatch?: IfMatch): WritePlan | Refused<'not-found' | 'stale'> {
+    const key = this.#keyById.get(id)
+    const current = key === undefined ? undefined : this.#cache.get(key)
+    if (key === undefined || current === undefined) return refused('not-found', id)
+    if (!ifMatchAllows(ifMatch, this.#cache.tagOf(key) as string)) return refused('stale', id)
+    return {
+      bytes: 0,
+      store: (records) => records.remove(key, id),
+      apply: () => {
+        this.#keyById.delete(id)
+        this.#cache.remove(key)
+        // A copy: `current` may be a view of the whole list, which the feed would keep alive.
+        this.changes.publish('deleted', Buffer.from(current))
+      },
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import type { DurableObjectState } from '@cloudflare/workers-types'
+import { redactText } from '@movies-and-mail/http-kit'
+import { createApp } from '../app.js'
+import { parseEnv, secretValues } from '../env.js'
+import { DurableItemStore } from '../store/durable/durable-item-store.js'
+import type { ItemStore } from '../store/item-store.js'
+import { builtWebAssets } from './built-web-assets.js'
+
+/** The Worker's variables and secrets, as the runtime hands them in. */
+export type Bindings = Record<string, unknown>
+
+type Fetch = (request: Request) => Response | Promise<Response>
+
+/** The bindings that are settings: strings (the Durable Object namespace is not one). */
+function settingsOf(bindings: Bindings): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(bindings).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  )
+}
+
+/**
+ * One collection's Durable Object: the whole items-service app, as on Node, over the store the
+ * settings name: MongoDB through the official driver when `CONNECTION_URL` is set (the object
+ * holds the client, so its connection and change stream live across requests; a Worker cannot
+ * use a socket another request opened), otherwise the object's own SQLite storage. The change
+ * feed's streams are served from here, the one place that sees every write.
+ */
+export class ItemsObject {
+  readonly #state: DurableObjectState
+  readonly #settings: Record<string, string>
+  #app: Promise<Fetch> | undefined
+
+  constructor(state: DurableObjectState, bindings: Bindings) {
+    this.#state = state
+    this.#settings = settingsOf(bindings)
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    // Opened by the first request, not the constructor: the MongoDB driver's sockets must be
+    // opened by a request of the object to serve the ones after it. The requests that come
+    // meanwhile wait for the same opening.
+    this.#app ??= open(this.#state, this.#settings)
+    let app: Fetch
+    try {
+      app = await this.#app
+    } catch (error) {
+      // Tried again by the next request: a database that was down may be back.
+      this.#app = undefined
+      const line = `items-service cannot start: ${error instanceof Error ? error.message : error}`
+      console.error(redactText(line))
+      return Response.json(
+        { error: 'the service cannot reach its store or is misconfigured; its log says why' },
+        { status: 503 },
+      )
+    }
+    return app(request)
+  }
+}
+
+async function open(state: DurableObjectState, raw: Record<string, string>): Promise<Fetch> {
+  const settings = parseEnv(raw)
+  let store: ItemStore
+  if (settings.connectionUrl) {
+    // Loaded only when used, as on Node.
+    const { MongoItemStore } = await import('../store/mongo/mongo-item-store.js')
+    store = await MongoItemStore.connect({
+      url: settings.connectionUrl,
+      dbName: settings.dbName,
+      collectionName: settings.collectionName,
+      timeoutMs: settings.connectTimeoutMs,
+    })
+  } else {
+    store = new DurableItemStore(state.storage)
+  }
+  const secrets = secretValues(raw)
+  const app = createApp({
+    store,
+    apiKey: settings.apiKey,
+    corsOrigins: settings.corsOrigins,
+    log: (line) => console.log(redactText(line.trimEnd(), secrets)),
+    mailServiceUrl: settings.mailServiceUrl,
+    events: settings.events,
+    webAssets: builtWebAssets(),
+    // No compression: the platform compresses what it sends.
+  })
+  return (request) => app.fetch(request)
+}
