@@ -1,6 +1,6 @@
-import type { Browser, Locator, Page } from 'playwright-core'
+import type { Browser, Locator, Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { focused, hasChromium, launchChromium } from './support/chromium.js'
+import { cuttingFront, focused, hasChromium, launchChromium } from './support/chromium.js'
 import { type MicroProcess, startMicro } from './support/micro-process.js'
 
 type Movie = { id: string; name: string; genre: string }
@@ -218,6 +218,32 @@ describe.skipIf(!hasChromium)('two tabs of the web app on one service', () => {
       .poll(() => shownNames(page))
       .toEqual(['The Godfather', 'Pulp Fiction', 'Amélie', 'Goodfellas', 'Taxi Driver'])
     await page.close()
+  })
+
+  it('catches up after a dropped connection, resuming the feed after the last event it saw', async () => {
+    const front = await cuttingFront(items.url)
+    const page = await browser.newPage()
+    page.on('pageerror', (error) => problems.push(`tab D: page error: ${error.message}`))
+    const resumedAfter: (string | undefined)[] = []
+    page.on('request', (request: Request) => {
+      if (new URL(request.url()).pathname !== '/items/events') return
+      resumedAfter.push(request.headers()['last-event-id'])
+    })
+    await page.goto(front.url)
+    await row(page, 'Taxi Driver').waitFor()
+    await expect.poll(() => front.openStreams()).toBe(1)
+
+    front.cutStreams()
+    await page.getByText('Live updates interrupted; reconnecting…').waitFor()
+    await add(a, { id: 'tt0047478', name: 'Seven Samurai', genre: 'Action' })
+    // Tried again after the service's `retry:` wait: what was missed comes first.
+    await row(page, 'Seven Samurai').waitFor({ timeout: 10_000 })
+    await page.getByText('Live updates interrupted').waitFor({ state: 'detached' })
+    expect(resumedAfter).toHaveLength(2)
+    expect(resumedAfter[0]).toBeUndefined()
+    expect(resumedAfter[1]).toMatch(/^\d+$/)
+    await page.close()
+    await front.close()
   })
 
   it('wrote no script error to the console', () => {

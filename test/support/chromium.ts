@@ -1,7 +1,8 @@
 // Chromium for the browser tests: Debian's build at /usr/bin/chromium (or CHROME_PATH), launched
 // headless with the flags a machine without a display and without network needs.
 import { existsSync } from 'node:fs'
-import { createServer, request as httpRequest, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { chromium, type Page } from 'playwright-core'
 
 export const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
@@ -57,4 +58,49 @@ async function prefixFront(target: string): Promise<Server> {
   })
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
   return front
+}
+
+/** A front that passes every request to a service and can cut the event streams it carries. */
+export type CuttingFront = {
+  url: string
+  /** How many event streams are open through it. */
+  openStreams: () => number
+  /** Cuts every open event stream, as a dropped connection would. */
+  cutStreams: () => void
+  close: () => Promise<void>
+}
+
+export /** A front on a free port for `target`, whose event streams a test can cut. */
+async function cuttingFront(target: string): Promise<CuttingFront> {
+  const streams = new Set<ServerResponse>()
+  const front = createServer((request, response) => {
+    const { hostname, port } = new URL(target)
+    const { method, headers, url: path } = request
+    const upstream = httpRequest({ hostname, port, path, method, headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers)
+      if (answer.headers['content-type']?.startsWith('text/event-stream')) {
+        streams.add(response)
+        response.on('close', () => {
+          streams.delete(response)
+          answer.destroy()
+        })
+      }
+      answer.pipe(response)
+    })
+    request.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
+  const { port } = front.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    openStreams: () => streams.size,
+    cutStreams: () => {
+      for (const stream of streams) stream.destroy()
+    },
+    close: () =>
+      new Promise((resolve) => {
+        front.closeAllConnections()
+        front.close(() => resolve())
+      }),
+  }
 }

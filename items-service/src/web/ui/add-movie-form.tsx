@@ -1,11 +1,9 @@
 /** @jsxImportSource hono/jsx/dom */
-import type { ItemsClient } from '../../client/items-client.js'
 import { Field } from './field.js'
 import { useFormSubmit } from './use-form-submit.js'
 import type { Send } from './use-movies.js'
 
 type Props = {
-  client: ItemsClient
   send: Send
   announce: (message: string) => void
   /** The genre the list shows, if one: a movie of another is added but not shown. */
@@ -13,17 +11,15 @@ type Props = {
 }
 
 /** The "Add movie" form; shows the server's message when it refuses, issues at their field. */
-export function AddMovieForm({ client, send, announce, shownGenre }: Props) {
+export function AddMovieForm({ send, announce, shownGenre }: Props) {
   const { error, fieldErrors, busy, submit, onInput } = useFormSubmit({
     service: 'items service',
     required: ['id', 'name', 'genre'],
     send: (field) =>
-      send([`created:${field('id')}`], () =>
-        client.items.$post({
-          json: { id: field('id'), name: field('name'), genre: field('genre') },
-        }),
+      send([`created:${field('id')}`], (items) =>
+        items.create({ id: field('id'), name: field('name'), genre: field('genre') }),
       ),
-    onSuccess: async (_response, form) => {
+    onSuccess: (_list, form) => {
       const data = new FormData(form)
       const name = String(data.get('name') ?? '').trim()
       const genre = String(data.get('genre') ?? '').trim()

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { blankFields, plainIssue, readFailure } from './api-error.js'
-
-const answer = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+import { blankFields, failureOf, plainIssue, Refusal, readFailure } from './api-error.js'
+import { createItemsClient, ItemsApiError } from './items-api.js'
 
 describe('plainIssue', () => {
   it.each([
@@ -19,27 +17,65 @@ describe('plainIssue', () => {
   })
 })
 
-describe('readFailure', () => {
-  it("puts the issues of the form's fields at their field", async () => {
-    const failure = await readFailure(
-      answer(400, {
-        error: 'invalid request body',
-        issues: [{ path: 'name', message: 'Too small: expected string to have >=1 characters' }],
-      }),
-      ['id', 'name', 'genre'],
-    )
-    expect(failure).toEqual({
+describe('failureOf', () => {
+  it("puts the issues of the form's fields at their field", () => {
+    const error = new ItemsApiError(400, {
+      error: 'invalid request body',
+      issues: [{ path: 'name', message: 'Too small: expected string to have >=1 characters' }],
+    })
+    expect(failureOf(error, 'items service', ['id', 'name', 'genre'])).toEqual({
       message: 'Please correct the marked fields.',
       fields: { name: 'Name must not be empty' },
     })
   })
 
-  it('keeps the other issues and the error in the sentence', async () => {
-    const failure = await readFailure(
-      answer(400, { error: 'invalid request body', issues: [{ path: 'year', message: 'bad' }] }),
-      ['name'],
+  it('keeps the other issues and the error in the sentence', () => {
+    const error = new ItemsApiError(400, {
+      error: 'invalid request body',
+      issues: [{ path: 'year', message: 'bad' }],
+    })
+    expect(failureOf(error, 'items service', ['name'])).toEqual({
+      message: 'invalid request body (year: bad)',
+      fields: {},
+    })
+  })
+
+  it("says the service's error of a refused write", () => {
+    const error = new ItemsApiError(409, { error: "an item with id 'tt1' already exists" })
+    expect(failureOf(error, 'items service').message).toBe("an item with id 'tt1' already exists")
+  })
+
+  it('says why the client sent nothing', async () => {
+    const items = createItemsClient('http://localhost:4000')
+    const refused = await items.read('..').catch((error: unknown) => error)
+    expect(failureOf(refused, 'items service').message).toMatch(/^cannot send the item id "\.\.": /)
+  })
+
+  it('keeps the words of a refusal the page made itself', () => {
+    const refusal = new Refusal({ message: 'Use the other key.', fields: { apikey: 'Refused' } })
+    expect(failureOf(refusal, 'mail service')).toEqual({
+      message: 'Use the other key.',
+      fields: { apikey: 'Refused' },
+    })
+  })
+
+  it('names the service for a request that got no answer', () => {
+    expect(failureOf(new TypeError('Failed to fetch'), 'items service').message).toBe(
+      'could not reach the items service (Failed to fetch)',
     )
-    expect(failure).toEqual({ message: 'invalid request body (year: bad)', fields: {} })
+  })
+})
+
+describe('readFailure', () => {
+  it('reads the error and issues of an answer', async () => {
+    const answer = Response.json(
+      { error: 'invalid request body', issues: [{ path: 'email', message: 'Invalid email' }] },
+      { status: 400 },
+    )
+    expect(await readFailure(answer)).toEqual({
+      message: 'invalid request body (email: Invalid email)',
+      fields: {},
+    })
   })
 
   it('falls back to the status line for a body that is not JSON', async () => {

@@ -1,7 +1,22 @@
-type ErrorBody = { error?: unknown; issues?: { path?: unknown; message?: unknown }[] }
+import { type ErrorBody, ItemsApiError } from './items-api.js'
 
-/** Why a write failed: a sentence for the form, and a plain message per field it names. */
+/** Why a request failed: a sentence for the form, and a plain message per field it names. */
 export type Failure = { message: string; fields: Record<string, string> }
+
+/**
+ * A refusal the page words itself (a change made elsewhere, the mail key, an error answer of the
+ * mail-service): what a form's request rejects with when the message is already known.
+ */
+export class Refusal extends Error {
+  override readonly name = 'Refusal'
+  readonly failure: Failure
+
+  constructor(failure: Failure | string) {
+    const known = typeof failure === 'string' ? { message: failure, fields: {} } : failure
+    super(known.message)
+    this.failure = known
+  }
+}
 
 const fieldNames: Record<string, string> = { id: 'Id', name: 'Name', genre: 'Genre' }
 
@@ -27,24 +42,48 @@ export function plainIssue(field: string, message: string): string {
 }
 
 /**
- * Reads a failed response: issues on a field the form has become that field's message; the
- * server's `error` and any other issue make the sentence (the status when the body is not JSON).
+ * What the page says of a failed request, wherever it failed: the one place where errors become
+ * messages. An error answer of the items-service (`ItemsApiError`, an id the client would not
+ * send included) gives its `error`, its issues on the form's fields at those fields and the
+ * others in the sentence; a `Refusal` its own words; anything else means no answer at all.
+ * @param service the service's name, for the message when it cannot be reached
+ * @param formFields the fields of the form, where issues on them are shown
+ */
+export function failureOf(
+  error: unknown,
+  service: string,
+  formFields: readonly string[] = [],
+): Failure {
+  if (error instanceof Refusal) return error.failure
+  if (error instanceof ItemsApiError) return bodyFailure(error.body, formFields)
+  const reason = error instanceof Error ? error.message : String(error)
+  return { message: `could not reach the ${service} (${reason})`, fields: {} }
+}
+
+/**
+ * Reads an error answer the page fetched itself (the mail-service's), whose body has the shape of
+ * the items-service's: the status line stands in for a body that is not JSON.
  */
 export async function readFailure(
   response: Response,
   formFields: readonly string[] = [],
 ): Promise<Failure> {
-  let body: ErrorBody = {}
+  let body: Partial<ErrorBody> = {}
   try {
-    body = (await response.json()) as ErrorBody
+    body = (await response.json()) as Partial<ErrorBody>
   } catch {
     // Not JSON (a proxy's HTML page, say): the status line is all there is.
   }
   const error =
     typeof body.error === 'string' ? body.error : `${response.status} ${response.statusText}`
+  const issues = Array.isArray(body.issues) ? body.issues : []
+  return bodyFailure({ error: error.trim(), issues }, formFields)
+}
+
+function bodyFailure({ error, issues = [] }: ErrorBody, formFields: readonly string[]): Failure {
   const fields: Record<string, string> = {}
   const others: string[] = []
-  for (const issue of body.issues ?? []) {
+  for (const issue of issues) {
     const path = issue.path ? String(issue.path) : ''
     const message = String(issue.message)
     if (formFields.includes(path)) fields[path] ??= plainIssue(path, message)
@@ -54,17 +93,6 @@ export async function readFailure(
     return { message: 'Please correct the marked fields.', fields }
   }
   return { message: others.length > 0 ? `${error} (${others.join('; ')})` : error, fields }
-}
-
-/** A sentence for a failed response: the server's `error` and its issues as "field: message". */
-export async function describeFailure(response: Response): Promise<string> {
-  return (await readFailure(response)).message
-}
-
-/** A sentence for a request that got no response at all. */
-export function describeNetworkError(error: unknown, service: string): string {
-  const reason = error instanceof Error ? error.message : String(error)
-  return `could not reach the ${service} (${reason})`
 }
 
 /** Client-side check of required text fields: "<Field> must not be empty" for blank ones. */

@@ -1,11 +1,11 @@
-import type { StoredItem } from '../../client/items-client.js'
 import type { Conflict } from './edit-base.js'
+import type { Item } from './items-api.js'
 
 /**
  * The words for a write refused since the movie changed elsewhere: what it is now, that
  * nothing was done, and how to do it anyway.
  */
-export function conflictMessage({ now }: Conflict, action: 'edit' | 'delete', seen: StoredItem) {
+export function conflictMessage({ now }: Conflict, action: 'edit' | 'delete', seen: Item) {
   if (now === 'gone') {
     return action === 'edit'
       ? 'This movie was deleted elsewhere. Your edit was not saved.'

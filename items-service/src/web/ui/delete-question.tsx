@@ -1,14 +1,14 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useEffect, useRef, useState } from 'hono/jsx/dom'
-import type { StoredItem } from '../../client/items-client.js'
 import { EditBase, type ReadVersion } from './edit-base.js'
+import type { Item } from './items-api.js'
 import { useErrorMessage } from './use-error-message.js'
 
 /** A delete's outcome: done, failed (the list says why), or refused with a message for the row. */
 export type DeleteOutcome = 'deleted' | 'failed' | { refused: string }
 
 type Props = {
-  movie: StoredItem
+  movie: Item
   readVersion: ReadVersion
   onDelete: (base: EditBase) => Promise<DeleteOutcome>
   onClose: () => void

@@ -1,7 +1,7 @@
-import { type ItemsClient, itemParam, type StoredItem } from '../../client/items-client.js'
+import { type Item, ItemsApiError, type ItemsClient, type TaggedItem } from './items-api.js'
 
 /** A movie as the service has it, with its ETag; `item` null when it is gone. */
-export type Version = { item: StoredItem; etag: string | null } | { item: null; etag: null }
+export type Version = TaggedItem | { item: null; etag?: undefined }
 
 /** Reads a movie's current version; undefined when it could not be read. */
 export type ReadVersion = (id: string) => Promise<Version | undefined>
@@ -10,55 +10,54 @@ export type ReadVersion = (id: string) => Promise<Version | undefined>
  * A write not made since the movie changed elsewhere: it as it is now, `gone` when deleted,
  * `unknown` when it could not be read again.
  */
-export type Conflict = { now: StoredItem | 'gone' | 'unknown' }
+export type Conflict = { now: Item | 'gone' | 'unknown' }
+
+const isStatus = (error: unknown, status: number) =>
+  error instanceof ItemsApiError && error.status === status
 
 /** Reads a movie and its ETag by its id. */
-export function versionReader(client: ItemsClient): ReadVersion {
+export function versionReader(items: ItemsClient): ReadVersion {
   return async (id) => {
     try {
-      const response = await client.items[':id'].$get({ param: itemParam(id) })
-      if (response.status === 404) return { item: null, etag: null }
-      if (response.status !== 200) return undefined
-      return { item: await response.json(), etag: response.headers.get('etag') }
-    } catch {
-      return undefined
+      return await items.read(id)
+    } catch (error) {
+      return isStatus(error, 404) ? { item: null } : undefined
     }
   }
 }
 
 /** Fields the page shows and edits: a difference there is one the user did not see. */
-const sameShown = (a: StoredItem, b: StoredItem) =>
-  a.id === b.id && a.name === b.name && a.genre === b.genre
+const sameShown = (a: Item, b: Item) => a.id === b.id && a.name === b.name && a.genre === b.genre
 
 /**
  * The version of a movie an edit or a delete starts from. Opening the editor (or the delete
- * question) reads the movie and its ETag; the write then carries `If-Match`, so a change made
- * elsewhere in the meantime is refused (412) instead of overwritten. The read may already be
- * newer than the row the user saw (its change still on its way from the feed): the write is
+ * question) reads the movie and its ETag; the write then carries it as `ifMatch`, so a change
+ * made elsewhere in the meantime is refused (412) instead of overwritten. The read may already
+ * be newer than the row the user saw (its change still on its way from the feed): the write is
  * then not sent at all. Either way the user is shown the movie as it is now, and writing again
  * applies to that version.
  */
 export class EditBase {
   readonly #read: ReadVersion
   /** The movie as the user last saw it. */
-  #seen: StoredItem
+  #seen: Item
   #version: Promise<Version | undefined>
 
-  constructor(read: ReadVersion, seen: StoredItem) {
+  constructor(read: ReadVersion, seen: Item) {
     this.#read = read
     this.#seen = seen
     this.#version = read(seen.id)
   }
 
   /**
-   * Sends a write of this movie (`send` gets the id to address and the headers to add); answers
-   * its response, or the movie as it is now when it changed since the user saw it.
-   * `latestId`: its id as the list shows it now, to read it again after a refusal.
+   * Sends a write of this movie (`send` gets the id to address and the ETag for `ifMatch`);
+   * answers the list it answered, or the movie as it is now when it changed since the user saw
+   * it. `latestId`: its id as the list shows it now, to read it again after a refusal.
    */
   async write(
-    send: (id: string, headers: Record<string, string>) => Promise<Response>,
+    send: (id: string, ifMatch: string | undefined) => Promise<Item[]>,
     latestId: string,
-  ): Promise<Response | Conflict> {
+  ): Promise<Item[] | Conflict> {
     let version = await this.#version
     // The first read failed (the network, a 503): once more, or the write goes unchecked.
     if (!version) {
@@ -70,10 +69,11 @@ export class EditBase {
       this.#seen = version.item
       return { now: version.item }
     }
-    const id = version?.item.id ?? this.#seen.id
-    const etag = version?.etag
-    const response = await send(id, etag ? { 'if-match': etag } : {})
-    if (response.status !== 412) return response
+    try {
+      return await send(version?.item.id ?? this.#seen.id, version?.etag)
+    } catch (error) {
+      if (!isStatus(error, 412)) throw error
+    }
     this.#version = this.#read(latestId)
     const now = await this.#version
     if (!now) return { now: 'unknown' }

@@ -1,7 +1,7 @@
-import type { StoredItem } from '../../client/items-client.js'
+import type { Item, ItemChange } from './items-api.js'
 
 /** A change the service's feed reported: the item as it is now (as it was, for a delete). */
-export type Change = { kind: 'created' | 'updated' | 'deleted'; item: StoredItem }
+export type Change = Pick<ItemChange, 'type' | 'item'>
 
 /** What a change did to the shown list. */
 export type Effect = 'added' | 'changed' | 'removed' | null
@@ -18,11 +18,11 @@ const logLimit = 1000
  * genre, until it is released: an edit in progress is not taken from under the user.
  */
 export class LiveList {
-  #items: StoredItem[] | null = null
+  #items: Item[] | null = null
   #genre = ''
   #genres = new Set<string>()
   /** Held movies by `_id`, each as last known (it may be gone from `#items`). */
-  readonly #held = new Map<string, StoredItem>()
+  readonly #held = new Map<string, Item>()
   #log: Change[] = []
   /** How many changes came before the first kept in `#log`. */
   #logStart = 0
@@ -52,7 +52,7 @@ export class LiveList {
    * Takes a list the service answered (the whole list, or one genre's) for the chosen genre,
    * then applies again the changes that came since `mark`.
    */
-  adopt(answer: StoredItem[], mark: number, { whole }: { whole: boolean }): void {
+  adopt(answer: Item[], mark: number, { whole }: { whole: boolean }): void {
     if (whole) this.#genres = new Set(answer.map((item) => item.genre))
     else for (const item of answer) this.#genres.add(item.genre)
     this.#genres.add(this.#genre)
@@ -67,7 +67,7 @@ export class LiveList {
       this.#log.shift()
       this.#logStart += 1
     }
-    if (change.kind !== 'deleted') this.#genres.add(change.item.genre)
+    if (change.type !== 'deleted') this.#genres.add(change.item.genre)
     const effect = this.#apply(change)
     // With every movie shown, the genres are exactly theirs: a genre whose last movie left goes.
     if (this.#genre === '' && this.#items) {
@@ -77,7 +77,7 @@ export class LiveList {
   }
 
   /** Keeps a movie shown whatever the feed says, until `release`. */
-  hold(movie: StoredItem): void {
+  hold(movie: Item): void {
     this.#held.set(movie._id, movie)
   }
 
@@ -86,7 +86,7 @@ export class LiveList {
   }
 
   /** The list to show: null until a list was adopted. */
-  view(): StoredItem[] | null {
+  view(): Item[] | null {
     if (!this.#items) return null
     const shown = [...this.#items]
     for (const [_id, movie] of this.#held) {
@@ -98,16 +98,16 @@ export class LiveList {
     return shown
   }
 
-  #shows(item: StoredItem): boolean {
+  #shows(item: Item): boolean {
     return this.#genre === '' || item.genre === this.#genre
   }
 
-  #apply({ kind, item }: Change): Effect {
-    if (this.#held.has(item._id) && kind !== 'deleted') this.#held.set(item._id, item)
+  #apply({ type, item }: Change): Effect {
+    if (this.#held.has(item._id) && type !== 'deleted') this.#held.set(item._id, item)
     const items = this.#items
     if (!items) return null
     const index = items.findIndex((listed) => listed._id === item._id)
-    if (kind === 'deleted' || !this.#shows(item)) {
+    if (type === 'deleted' || !this.#shows(item)) {
       if (index < 0) return null
       items.splice(index, 1)
       return 'removed'

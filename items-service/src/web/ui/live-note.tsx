@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx/dom */
-import type { StreamState } from './change-stream.js'
+import type { StreamState } from './use-movies.js'
 
 const notes: Record<StreamState, string> = {
   connecting: '',

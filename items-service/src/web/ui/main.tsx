@@ -1,24 +1,31 @@
 /** @jsxImportSource hono/jsx/dom */
 import { ErrorBoundary, render, useEffect, useState } from 'hono/jsx/dom'
-import { type ItemsClient, itemsClient } from '../../client/items-client.js'
 import { AddMovieForm } from './add-movie-form.js'
-import { keyedFetch, useApiKey } from './api-key.js'
+import { useApiKey } from './api-key.js'
 import { markAppStarted, showAppFailure, watchForFailures } from './app-failure.js'
+import { createItemsClient, type ItemsClient } from './items-api.js'
 import { KeyPrompt } from './key-prompt.js'
 import { MovieList } from './movie-list.js'
 import { SendMailForm } from './send-mail-form.js'
 import { Successes } from './use-error-message.js'
 import { useMovies } from './use-movies.js'
 
-function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: string }) {
+type AppProps = {
+  /** A client of the items-service; one given the API key sends it with its writes. */
+  itemsClient: (apiKey?: string) => ItemsClient
+  mailServiceUrl: string
+}
+
+function App({ itemsClient, mailServiceUrl }: AppProps) {
+  const [items] = useState(() => itemsClient())
   const [notice, setNotice] = useState('')
-  const apiKey = useApiKey()
+  const apiKey = useApiKey(itemsClient)
   // Emptied first, so that the same words twice ("Saved Up" after "Saved Up") are said again.
   const announce = (message: string) => {
     setNotice('')
     setTimeout(() => setNotice(message), 50)
   }
-  const movies = useMovies({ client, write: apiKey.write, announce })
+  const movies = useMovies({ items, write: apiKey.write, announce })
   const [successes, setSuccesses] = useState(0)
   // The forms and rows announce only what the user did and what succeeded; each such news also
   // retires the error messages of earlier attempts, anywhere on the page (use-error-message.ts).
@@ -47,14 +54,9 @@ function App({ client, mailServiceUrl }: { client: ItemsClient; mailServiceUrl: 
       <p class="message notice" role="status" aria-live="polite">
         {notice}
       </p>
-      <AddMovieForm
-        client={client}
-        send={movies.send}
-        announce={announceDone}
-        shownGenre={movies.genre}
-      />
+      <AddMovieForm send={movies.send} announce={announceDone} shownGenre={movies.genre} />
       <MovieList
-        client={client}
+        items={items}
         send={movies.send}
         announce={announceDone}
         movies={movies.movies}
@@ -82,7 +84,7 @@ if (root) {
         fallback={<p class="empty">The page could not be shown.</p>}
       >
         <App
-          client={itemsClient(window.location.origin, { fetch: keyedFetch })}
+          itemsClient={(apiKey) => createItemsClient(window.location.origin, { apiKey })}
           mailServiceUrl={mailServiceUrl}
         />
       </ErrorBoundary>,

@@ -1,16 +1,16 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useEffect, useRef, useState } from 'hono/jsx/dom'
-import type { StoredItem } from '../../client/items-client.js'
 import { EditBase, type ReadVersion } from './edit-base.js'
 import { Field } from './field.js'
+import type { Item } from './items-api.js'
 import { useFormSubmit } from './use-form-submit.js'
 
 type Props = {
-  movie: StoredItem
+  movie: Item
   readVersion: ReadVersion
-  /** Saves the fields over the version the editor started from; a string says why not. */
-  onSave: (base: EditBase, fields: { name: string; genre: string }) => Promise<Response | string>
-  onSaved: (response: Response, name: string) => Promise<void>
+  /** Saves the fields over the version the editor started from; rejects with why not. */
+  onSave: (base: EditBase, fields: { name: string; genre: string }) => Promise<Item[]>
+  onSaved: (name: string) => void
   onClose: () => void
 }
 
@@ -28,8 +28,8 @@ export function MovieEditor({ movie: current, readVersion, onSave, onSaved, onCl
     service: 'items service',
     required: ['name', 'genre'],
     send: (field) => onSave(base, { name: field('name'), genre: field('genre') }),
-    onSuccess: async (response, sent) => {
-      await onSaved(response, String(new FormData(sent).get('name') ?? '').trim())
+    onSuccess: (_list, sent) => {
+      onSaved(String(new FormData(sent).get('name') ?? '').trim())
       onClose()
     },
   })

@@ -1,30 +1,30 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useEffect, useRef, useState } from 'hono/jsx/dom'
-import { type ItemsClient, itemParam, type StoredItem } from '../../client/items-client.js'
-import { describeFailure, describeNetworkError } from './api-error.js'
-import type { StreamState } from './change-stream.js'
+import { failureOf, Refusal } from './api-error.js'
 import { conflictMessage } from './conflict-message.js'
 import type { DeleteOutcome } from './delete-question.js'
 import { type EditBase, versionReader } from './edit-base.js'
 import { GenreFilter } from './genre-filter.js'
+import type { Item, ItemsClient } from './items-api.js'
 import { LiveNote } from './live-note.js'
 import { MovieRow } from './movie-row.js'
 import { useErrorMessage } from './use-error-message.js'
-import type { Send } from './use-movies.js'
+import type { Send, StreamState } from './use-movies.js'
 
 /** What the row's editor changes of a movie. */
 type MovieFields = { name: string; genre: string }
 
 type Props = {
-  client: ItemsClient
+  /** Reads the version a row's edit or delete starts from. */
+  items: ItemsClient
   send: Send
   announce: (message: string) => void
-  movies: StoredItem[] | null
+  movies: Item[] | null
   genre: string
   genres: string[]
   onGenre: (genre: string) => void
   stream: StreamState
-  onEditing: (movie: StoredItem, editing: boolean) => void
+  onEditing: (movie: Item, editing: boolean) => void
 }
 
 /**
@@ -32,9 +32,9 @@ type Props = {
  * server's message. When the row that had the focus goes (deleted here or elsewhere, or moved
  * out of the genre), the focus goes to the row now in its place, or to the heading.
  */
-export function MovieList({ client, send, announce, movies, genre, genres, ...props }: Props) {
+export function MovieList({ items, send, announce, movies, genre, genres, ...props }: Props) {
   const [error, setError] = useErrorMessage()
-  const [readVersion] = useState(() => versionReader(client))
+  const [readVersion] = useState(() => versionReader(items))
   const heading = useRef<HTMLHeadingElement>(null)
   const list = useRef<HTMLUListElement>(null)
   /** The element in the list that last had the focus, and the place of its row. */
@@ -55,43 +55,33 @@ export function MovieList({ client, send, announce, movies, genre, genres, ...pr
     if (index >= 0) lastFocus.current = { element: event.target as Element, index }
   }
 
-  const save = async (movie: StoredItem, base: EditBase, fields: MovieFields) => {
+  const save = async (movie: Item, base: EditBase, fields: MovieFields) => {
     const answer = await base.write(
-      (id, headers) =>
-        send([`updated:${movie._id}`], () =>
-          client.items[':id'].$put({ param: itemParam(id), json: fields }, { headers }),
-        ),
+      (id, ifMatch) =>
+        send([`updated:${movie._id}`], (writer) => writer.update(id, fields, { ifMatch })),
       movie.id,
     )
-    return answer instanceof Response ? answer : conflictMessage(answer, 'edit', movie)
+    if (Array.isArray(answer)) return answer
+    throw new Refusal(conflictMessage(answer, 'edit', movie))
   }
 
-  const remove = async (movie: StoredItem, base: EditBase): Promise<DeleteOutcome> => {
+  const remove = async (movie: Item, base: EditBase): Promise<DeleteOutcome> => {
     setError('')
     try {
       const answer = await base.write(
-        (id, headers) =>
-          send([`deleted:${movie._id}`], () =>
-            client.items[':id'].$delete({ param: itemParam(id) }, { headers }),
-          ),
+        (id, ifMatch) => send([`deleted:${movie._id}`], (writer) => writer.remove(id, { ifMatch })),
         movie.id,
       )
       // Deleted elsewhere first: what was asked for is done.
-      if (!(answer instanceof Response) && answer.now === 'gone') {
+      if (!Array.isArray(answer) && answer.now === 'gone') {
         announce(`${movie.name} was already deleted`)
         return 'deleted'
       }
-      if (!(answer instanceof Response)) {
-        return { refused: conflictMessage(answer, 'delete', movie) }
-      }
-      if (!answer.ok) {
-        setError(await describeFailure(answer))
-        return 'failed'
-      }
+      if (!Array.isArray(answer)) return { refused: conflictMessage(answer, 'delete', movie) }
       announce(`Deleted ${movie.name}`)
       return 'deleted'
-    } catch (failure) {
-      setError(describeNetworkError(failure, 'items service'))
+    } catch (error) {
+      setError(failureOf(error, 'items service').message)
       return 'failed'
     }
   }

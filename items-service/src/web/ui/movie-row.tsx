@@ -1,22 +1,18 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useEffect, useRef, useState } from 'hono/jsx/dom'
-import type { StoredItem } from '../../client/items-client.js'
 import { type DeleteOutcome, DeleteQuestion } from './delete-question.js'
 import type { EditBase, ReadVersion } from './edit-base.js'
+import type { Item } from './items-api.js'
 import { MovieEditor } from './movie-editor.js'
 
 type Props = {
-  movie: StoredItem
+  movie: Item
   readVersion: ReadVersion
   announce: (message: string) => void
-  onSave: (
-    movie: StoredItem,
-    base: EditBase,
-    fields: { name: string; genre: string },
-  ) => Promise<Response | string>
-  onDelete: (movie: StoredItem, base: EditBase) => Promise<DeleteOutcome>
+  onSave: (movie: Item, base: EditBase, fields: { name: string; genre: string }) => Promise<Item[]>
+  onDelete: (movie: Item, base: EditBase) => Promise<DeleteOutcome>
   /** The editor opens (true) or closes: the movie stays shown meanwhile. */
-  onEditing: (movie: StoredItem, editing: boolean) => void
+  onEditing: (movie: Item, editing: boolean) => void
 }
 
 type Mode = 'view' | 'edit' | 'confirm'
@@ -48,7 +44,7 @@ export function MovieRow({ movie, readVersion, announce, onSave, onDelete, onEdi
           movie={movie}
           readVersion={readVersion}
           onSave={(base, fields) => onSave(movie, base, fields)}
-          onSaved={async (_response, name) => announce(`Saved ${name}`)}
+          onSaved={(name) => announce(`Saved ${name}`)}
           onClose={() => {
             show('view', editButton)
             onEditing(movie, false)

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { StoredItem } from '../../client/items-client.js'
+import type { Item } from './items-api.js'
 import { RemoteNotice } from './remote-notice.js'
 
-const item = (n: number): StoredItem => ({
+const item = (n: number): Item => ({
   _id: `6740a1f2c3d4e5f6a7b8c9${String(n).padStart(2, '0')}`,
   id: `tt${n}`,
   name: `Movie ${n}`,
@@ -20,10 +20,10 @@ describe('RemoteNotice', () => {
   it('says the changes of others in one sentence once the feed is quiet', () => {
     const said: string[] = []
     const notice = new RemoteNotice((message) => said.push(message), 1000)
-    notice.note({ kind: 'created', item: item(1) }, 'added')
+    notice.note({ type: 'created', item: item(1) }, 'added')
     vi.advanceTimersByTime(500)
-    notice.note({ kind: 'created', item: item(2) }, 'added')
-    notice.note({ kind: 'updated', item: item(3) }, 'changed')
+    notice.note({ type: 'created', item: item(2) }, 'added')
+    notice.note({ type: 'updated', item: item(3) }, 'changed')
     vi.advanceTimersByTime(999)
     expect(said).toEqual([])
     vi.advanceTimersByTime(1)
@@ -34,10 +34,10 @@ describe('RemoteNotice', () => {
     const said: string[] = []
     const notice = new RemoteNotice((message) => said.push(message), 1000)
     const done = notice.expect([`updated:${item(1)._id}`])
-    notice.note({ kind: 'updated', item: item(1) }, 'changed')
+    notice.note({ type: 'updated', item: item(1) }, 'changed')
     done()
     // The next change of the same movie is someone else's.
-    notice.note({ kind: 'updated', item: item(1) }, 'changed')
+    notice.note({ type: 'updated', item: item(1) }, 'changed')
     vi.advanceTimersByTime(1000)
     expect(said).toEqual(['Changed elsewhere: 1 movie updated'])
   })
@@ -45,7 +45,7 @@ describe('RemoteNotice', () => {
   it('says nothing of a change that changed nothing shown', () => {
     const said: string[] = []
     const notice = new RemoteNotice((message) => said.push(message), 1000)
-    notice.note({ kind: 'created', item: item(1) }, null)
+    notice.note({ type: 'created', item: item(1) }, null)
     vi.advanceTimersByTime(5000)
     expect(said).toEqual([])
   })

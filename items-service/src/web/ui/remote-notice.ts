@@ -36,8 +36,8 @@ export class RemoteNotice {
   }
 
   /** Counts a change the feed brought, unless it is this tab's own or changed nothing shown. */
-  note({ kind, item }: Change, effect: Effect): void {
-    const own = this.#takeOwn(kind === 'created' ? `created:${item.id}` : `${kind}:${item._id}`)
+  note({ type, item }: Change, effect: Effect): void {
+    const own = this.#takeOwn(type === 'created' ? `created:${item.id}` : `${type}:${item._id}`)
     if (!effect || own) return
     this.#counts[effect] += 1
     clearTimeout(this.#timer)

@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx/dom */
 import { useState } from 'hono/jsx/dom'
+import { Refusal, readFailure } from './api-error.js'
 import { Field } from './field.js'
 import { useFormSubmit } from './use-form-submit.js'
 
@@ -22,11 +23,16 @@ export function SendMailForm({ mailServiceUrl, announce }: Props) {
         body: JSON.stringify({ email: field('email'), name: field('name') }),
       })
       // Its body says only "Unauthorized": the user needs to hear which key, and where it is.
-      if (response.status !== 401) return response
-      return { message: keyRefused, fields: { apikey: 'Refused by the mail service' } }
+      if (response.status === 401) {
+        throw new Refusal({
+          message: keyRefused,
+          fields: { apikey: 'Refused by the mail service' },
+        })
+      }
+      if (!response.ok) throw new Refusal(await readFailure(response))
+      return (await response.json()) as Sent
     },
-    onSuccess: async (response, form) => {
-      const answer = (await response.json()) as Sent
+    onSuccess: (answer, form) => {
       setSent(answer)
       const email = String(new FormData(form).get('email') ?? '').trim()
       announce(isOutboxId(answer.id) ? outboxNote : `Mail sent to ${email}`)

@@ -1,20 +1,19 @@
 import { useState } from 'hono/jsx/dom'
-import { blankFields, describeNetworkError, type Failure, readFailure } from './api-error.js'
+import { blankFields, type Failure, failureOf } from './api-error.js'
 import { useErrorMessage } from './use-error-message.js'
 
-type FormSubmit = {
+type FormSubmit<T> = {
   /** The service's name, for the message when it cannot be reached. */
   service: string
   /** Fields that must not be blank, checked before sending with the server's words. */
   required?: readonly string[]
   /**
-   * Sends the request, reading the form's fields (trimmed) by name; resolves with its answer,
-   * or with the message (and field messages) to show when it was refused in a way the caller
-   * explains itself.
+   * Sends the request, reading the form's fields (trimmed) by name; resolves with its answer, or
+   * rejects with why not (`failureOf` words it: a `Refusal` carries words of its own).
    */
-  send: (field: (name: string) => string) => Promise<Response | string | Failure>
-  /** Runs for a 2xx answer. */
-  onSuccess: (response: Response, form: HTMLFormElement) => void | Promise<void>
+  send: (field: (name: string) => string) => Promise<T>
+  /** Runs with the answer of a request that succeeded. */
+  onSuccess: (answer: T, form: HTMLFormElement) => void | Promise<void>
 }
 
 /**
@@ -23,7 +22,7 @@ type FormSubmit = {
  * A message lasts until the user edits a field (that field's own message goes too), submits
  * again, or succeeds at something else on the page: the form gives `onInput` for the first.
  */
-export function useFormSubmit({ service, required = [], send, onSuccess }: FormSubmit) {
+export function useFormSubmit<T>({ service, required = [], send, onSuccess }: FormSubmit<T>) {
   const [error, setError] = useErrorMessage()
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
@@ -51,13 +50,9 @@ export function useFormSubmit({ service, required = [], send, onSuccess }: FormS
     setFieldErrors({})
     setBusy(true)
     try {
-      const response = await send(field)
-      if (typeof response === 'string') setError(response)
-      else if (!(response instanceof Response)) showFailure(form, response)
-      else if (response.ok) await onSuccess(response, form)
-      else showFailure(form, await readFailure(response, required))
+      await onSuccess(await send(field), form)
     } catch (failure) {
-      setError(describeNetworkError(failure, service))
+      showFailure(form, failureOf(failure, service, required))
     } finally {
       setBusy(false)
     }

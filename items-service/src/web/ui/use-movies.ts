@@ -1,28 +1,33 @@
 import { useEffect, useRef, useState } from 'hono/jsx/dom'
-import type { ItemsClient, StoredItem } from '../../client/items-client.js'
-import { describeFailure, describeNetworkError } from './api-error.js'
+import { failureOf } from './api-error.js'
 import type { Write } from './api-key.js'
-import { followChanges, type StreamState } from './change-stream.js'
+import type { Item, ItemsClient } from './items-api.js'
 import { LiveList } from './live-list.js'
 import { RemoteNotice } from './remote-notice.js'
+
+/** How the page follows the service's changes: as they happen, trying again, or not at all. */
+export type StreamState = 'connecting' | 'live' | 'interrupted' | 'unavailable'
 
 /**
  * A write whose answer, the whole list, becomes the shown list. `keys` name the changes it
  * makes (`created:<id>`, `updated:<_id>`, `deleted:<_id>`), so that their echo in the feed is
  * not announced as someone else's.
  */
-export type Send = (keys: string[], request: () => Promise<Response>) => Promise<Response>
+export type Send = (
+  keys: string[],
+  request: (items: ItemsClient) => Promise<Item[]>,
+) => Promise<Item[]>
 
-type Options = { client: ItemsClient; write: Write; announce: (message: string) => void }
+type Options = { items: ItemsClient; write: Write; announce: (message: string) => void }
 
 /**
- * The movie list of the page: read once, then kept current by the service's change feed,
- * filtered by genre on the service (`GET /items?genre=`) and by the same rule for the feed.
+ * The movie list of the page: read, then kept current by the service's change feed, filtered by
+ * genre on the service (`GET /items?genre=`) and by the same rule for the feed.
  */
-export function useMovies({ client, write, announce }: Options) {
+export function useMovies({ items, write, announce }: Options) {
   const [live] = useState(() => new LiveList())
   const [notice] = useState(() => new RemoteNotice(announce))
-  const [movies, setMovies] = useState<StoredItem[] | null>(null)
+  const [movies, setMovies] = useState<Item[] | null>(null)
   const [genre, setGenreShown] = useState('')
   const [genres, setGenres] = useState<string[]>([])
   const [loadError, setLoadError] = useState('')
@@ -41,40 +46,38 @@ export function useMovies({ client, write, announce }: Options) {
     reads.current = (reads.current ?? 0) + 1
     const read = reads.current
     try {
-      const response = asked
-        ? await client.items.$get({ query: { genre: asked } })
-        : await client.items.$get()
-      if (response.status !== 200) {
-        if (read === reads.current) setLoadError(await describeFailure(response))
-        return
-      }
-      const list = await response.json()
+      const list = await items.list({ genre: asked || undefined })
       if (read !== reads.current) return
       live.adopt(list, mark, { whole: asked === '' })
       setLoadError('')
       show()
-    } catch (failure) {
-      if (read === reads.current) setLoadError(describeNetworkError(failure, 'items service'))
+    } catch (error) {
+      if (read === reads.current) setLoadError(failureOf(error, 'items service').message)
     }
   }
 
   useEffect(() => {
-    let stop = () => {}
-    let stopped = false
-    void load().then(() => {
-      if (stopped) return
-      stop = followChanges('/items/events', {
-        change: (change) => {
-          notice.note(change, live.apply(change))
-          show()
+    void load()
+    // The subscription reconnects by itself, resuming after the last event it saw; a 501 (the
+    // store cannot follow changes) or a service without the feed ends it.
+    const subscription = items.subscribe(
+      (event) => {
+        if (event.type === 'reload') return void load()
+        notice.note(event, live.apply(event))
+        show()
+      },
+      {
+        onOpen: () => {
+          setStream('live')
+          // A stream that resumes nothing began after the list was read: read it anew.
+          if (subscription.lastEventId === undefined) void load()
         },
-        reload: () => void load(),
-        state: setStream,
-      })
-    })
+        onError: (_error, retryInMs) =>
+          setStream(retryInMs === undefined ? 'unavailable' : 'interrupted'),
+      },
+    )
     return () => {
-      stopped = true
-      stop()
+      subscription.close()
       notice.stop()
     }
   }, [])
@@ -83,12 +86,10 @@ export function useMovies({ client, write, announce }: Options) {
     const done = notice.expect(keys)
     const mark = live.mark()
     try {
-      const response = await write(request)
-      if (response.ok) {
-        live.adopt((await response.clone().json()) as StoredItem[], mark, { whole: true })
-        show()
-      }
-      return response
+      const list = await write(request)
+      live.adopt(list, mark, { whole: true })
+      show()
+      return list
     } finally {
       done()
     }
@@ -109,7 +110,7 @@ export function useMovies({ client, write, announce }: Options) {
     stream,
     send,
     /** Keeps a movie shown while it is edited, whatever the feed says of it. */
-    hold: (movie: StoredItem) => live.hold(movie),
+    hold: (movie: Item) => live.hold(movie),
     release: (_id: string) => {
       live.release(_id)
       show()
