@@ -35,7 +35,12 @@ await mkdir('dist/web', { recursive: true })
 
 await Promise.all([
   build({
-    entryPoints: { server: 'src/node/server.ts' },
+    entryPoints: {
+      server: 'src/node/server.ts',
+      // npm run export / import
+      'export-items': 'src/node/export-items.ts',
+      'import-items': 'src/node/import-items.ts',
+    },
     outdir: 'dist',
     // A chunk of its own for what loads on demand (the MongoDB driver), so start-up skips it.
     splitting: true,

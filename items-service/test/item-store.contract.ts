@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Item, ItemStore, TaggedJson } from '../src/store/item-store.js'
 import { describeQueryContract } from './item-store-query.contract.js'
+import { describeRestoreContract } from './item-store-restore.contract.js'
 import { contractItems } from './support/contract-items.js'
 
 const objectId = /^[0-9a-f]{24}$/
@@ -229,6 +230,7 @@ export function describeItemStoreContract(name: string, open: () => Promise<Item
     })
 
     describeQueryContract(() => store, list)
+    describeRestoreContract(() => store, list)
 
     it('ping resolves while the store answers', async () => {
       await expect(store.ping()).resolves.toBeUndefined()

@@ -47,6 +47,9 @@ export type Refused<Why extends 'not-found' | 'stale' | 'duplicate-id'> = {
   id: string
 }
 
+/** What a restore did: items added, items that replaced one of the same id, items left out. */
+export type Restored = { added: number; replaced: number; skipped: number }
+
 /** A field `GET /items` can sort by: each is a required string of every item. */
 export type SortField = 'id' | 'name' | 'genre'
 
@@ -98,6 +101,13 @@ export interface ItemStore {
   ): Promise<Written | Refused<'not-found' | 'stale' | 'duplicate-id'>>
   /** Removes the item with that `id`. */
   remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>>
+  /**
+   * Stores items as they were exported, `_id`s included, so that the list orders them as it did
+   * where they came from. An item whose `id` the store has is skipped, or with `replace` takes
+   * that item's place (its `_id` too). The caller makes sure no `_id` is taken by another id.
+   * Followers of the change feed are told to read the list again.
+   */
+  restore(items: readonly Item[], options: { replace: boolean }): Promise<Restored>
   /**
    * Every create, update and delete as it happens, with a bounded replay; absent when the store
    * cannot follow its changes (MongoDB without a replica set).

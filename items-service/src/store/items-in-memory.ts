@@ -3,12 +3,14 @@ import { ChangeFeed } from './change-feed.js'
 import {
   type CachedItems,
   type IfMatch,
+  type Item,
   type ItemFields,
   type ItemPage,
   type ItemQuery,
   ifMatchAllows,
   type NewItem,
   type Refused,
+  type Restored,
   type TaggedJson,
 } from './item-store.js'
 import { JsonListCache } from './json-list-cache.js'
@@ -51,7 +53,7 @@ function refused<W extends Why>(why: W, id: string): Refused<W> {
  */
 export class ItemsInMemory {
   /** Every write, once durable. */
-  readonly changes = new ChangeFeed()
+  readonly changes: ChangeFeed
   readonly #cache: JsonListCache
   /** `_id` by public `id`, as durable. */
   readonly #keyById = new Map<string, string>()
@@ -63,7 +65,13 @@ export class ItemsInMemory {
    * engine that keeps an index of ids hands it in, one that does not lets each item's JSON say.
    * @throws Error naming what does not fit, for the engine to report its file as damaged
    */
-  constructor(items: Iterable<[key: string, json: Uint8Array]>, ids?: Iterable<[string, string]>) {
+  constructor(
+    items: Iterable<[key: string, json: Uint8Array]>,
+    ids?: Iterable<[string, string]>,
+    /** The feed of the items these replace (after a restore): its followers stay. */
+    changes = new ChangeFeed(),
+  ) {
+    this.changes = changes
     let last = ''
     const loaded = this.#keyById
     this.#cache = new JsonListCache(
@@ -137,6 +145,40 @@ export class ItemsInMemory {
         this.changes.publish('updated', json)
       },
     }
+  }
+
+  /**
+   * What `ItemStore.restore` stores: each item under its own `_id`, an item of a known id left
+   * out or, with `replace`, put in that item's place. Memory is not followed but rebuilt by the
+   * engine from what it stored, since restored items may fall anywhere in the key order.
+   */
+  planRestore(items: readonly Item[], replace: boolean): { plan: WritePlan; restored: Restored } {
+    const restored: Restored = { added: 0, replaced: 0, skipped: 0 }
+    const writes: ((records: ItemRecords) => void)[] = []
+    let bytes = 0
+    for (const item of items) {
+      const existing = this.#keyById.get(item.id)
+      if (existing !== undefined && !replace) {
+        restored.skipped += 1
+        continue
+      }
+      const json = Buffer.from(JSON.stringify(item))
+      bytes += json.length
+      writes.push((records) => {
+        if (existing !== undefined) records.remove(existing, item.id)
+        records.put(item._id, item.id, json)
+      })
+      if (existing === undefined) restored.added += 1
+      else restored.replaced += 1
+    }
+    const plan: WritePlan = {
+      bytes,
+      store: (records) => {
+        for (const write of writes) write(records)
+      },
+      apply: () => {},
+    }
+    return { plan, restored }
   }
 
   planRemove(id: string, ifMatch?: IfMatch): WritePlan | Refused<'not-found' | 'stale'> {

@@ -12,6 +12,7 @@ export function failingStore(error: () => Error): ItemStore {
     insert: fail,
     update: fail,
     remove: fail,
+    restore: fail,
     ping: fail,
     close: fail,
   }

@@ -4,12 +4,14 @@ import type { ChangeFeed } from '../change-feed.js'
 import type {
   CachedItems,
   IfMatch,
+  Item,
   ItemFields,
   ItemPage,
   ItemQuery,
   ItemStore,
   NewItem,
   Refused,
+  Restored,
   TaggedJson,
   Written,
 } from '../item-store.js'
@@ -29,7 +31,8 @@ const utf8 = new TextDecoder()
  */
 export class DurableItemStore implements ItemStore {
   readonly #storage: DurableObjectStorage
-  readonly #items: ItemsInMemory
+  readonly #load: (changes?: ChangeFeed) => ItemsInMemory
+  #items: ItemsInMemory
   readonly #records: ItemRecords
 
   constructor(storage: DurableObjectStorage) {
@@ -38,19 +41,23 @@ export class DurableItemStore implements ItemStore {
     sql.exec(
       'CREATE TABLE IF NOT EXISTS items (key TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)',
     )
-    const rows = sql.exec<{ key: string; id: string; json: string }>(
-      'SELECT key, id, json FROM items ORDER BY key',
-    )
-    const ids: [string, string][] = []
-    this.#items = new ItemsInMemory(
-      (function* () {
-        for (const { key, id, json } of rows) {
-          ids.push([id, key])
-          yield [key, Buffer.from(json)] as [string, Uint8Array]
-        }
-      })(),
-      ids,
-    )
+    this.#load = (changes) => {
+      const rows = sql.exec<{ key: string; id: string; json: string }>(
+        'SELECT key, id, json FROM items ORDER BY key',
+      )
+      const ids: [string, string][] = []
+      return new ItemsInMemory(
+        (function* () {
+          for (const { key, id, json } of rows) {
+            ids.push([id, key])
+            yield [key, Buffer.from(json)] as [string, Uint8Array]
+          }
+        })(),
+        ids,
+        changes,
+      )
+    }
+    this.#items = this.#load()
     this.#records = {
       put: (key, id, json) => {
         sql.exec(
@@ -97,6 +104,14 @@ export class DurableItemStore implements ItemStore {
 
   async remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
     return this.#write(this.#items.planRemove(id, ifMatch))
+  }
+
+  async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {
+    const { plan, restored } = this.#items.planRestore(items, replace)
+    this.#write(plan)
+    this.#items = this.#load(this.#items.changes)
+    this.#items.changes.reload('the items were restored from a file; read the list again')
+    return restored
   }
 
   async ping(): Promise<void> {

@@ -5,12 +5,14 @@ import type { ChangeFeed } from '../change-feed.js'
 import type {
   CachedItems,
   IfMatch,
+  Item,
   ItemFields,
   ItemPage,
   ItemQuery,
   ItemStore,
   NewItem,
   Refused,
+  Restored,
   TaggedJson,
   Written,
 } from '../item-store.js'
@@ -31,7 +33,8 @@ export class EmbeddedItemStore implements ItemStore {
   /** What opening the store did that its user should hear of (an import, a skipped line). */
   readonly notices: string[]
   readonly #env: EmbeddedEnv
-  readonly #items: ItemsInMemory
+  readonly #load: (changes?: ChangeFeed) => ItemsInMemory
+  #items: ItemsInMemory
   readonly #records: ItemRecords
   /** The write in flight for each `id` it touches. */
   readonly #busy = new Map<string, Promise<unknown>>()
@@ -42,18 +45,23 @@ export class EmbeddedItemStore implements ItemStore {
     this.notices = notices
     const items: Database<Uint8Array, string> = env.database(collection)
     const keys: Database<string, string> = env.database<string>(`${collection}.ids`, 'string')
-    try {
-      this.#items = new ItemsInMemory(
-        (function* () {
-          for (const { key, value } of items.getRange()) yield [key, value]
-        })(),
-        (function* () {
-          for (const { key: id, value: key } of keys.getRange()) yield [id, key]
-        })(),
-      )
-    } catch (error) {
-      throw new StoreDamagedError(env.file, error instanceof Error ? error.message : String(error))
+    this.#load = (changes) => {
+      try {
+        return new ItemsInMemory(
+          (function* () {
+            for (const { key, value } of items.getRange()) yield [key, value]
+          })(),
+          (function* () {
+            for (const { key: id, value: key } of keys.getRange()) yield [id, key]
+          })(),
+          changes,
+        )
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        throw new StoreDamagedError(env.file, reason)
+      }
     }
+    this.#items = this.#load()
     this.#records = {
       put: (key, id, json, formerId) => {
         items.put(key, json)
@@ -109,6 +117,16 @@ export class EmbeddedItemStore implements ItemStore {
 
   remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
     return this.#write([id], () => this.#items.planRemove(id, ifMatch))
+  }
+
+  async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {
+    // After every write in flight: the plan is made against what is durable.
+    await Promise.allSettled(this.#busy.values())
+    const { plan, restored } = this.#items.planRestore(items, replace)
+    await this.#commit(plan)
+    this.#items = this.#load(this.#items.changes)
+    this.#items.changes.reload('the items were restored from a file; read the list again')
+    return restored
   }
 
   /** Resolves while writes succeed; after a failed one, only once a probe write succeeds. */

@@ -7,7 +7,8 @@ import {
   MongoTopologyClosedError,
 } from 'mongodb'
 
-const duplicateKeyCode = 11000
+/** The server's code for a write a unique index refused. */
+export const duplicateKeyCode = 11000
 const unavailable = 'database unavailable'
 
 /** Whether a write failed on the unique index of `id`: another item has that id. */

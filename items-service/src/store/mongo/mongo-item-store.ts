@@ -3,12 +3,14 @@ import {
   type Collection,
   type Document,
   type IndexDescription,
+  MongoBulkWriteError,
   MongoClient,
   ObjectId,
 } from 'mongodb'
 import type { ChangeFeed } from '../change-feed.js'
 import {
   type IfMatch,
+  type Item,
   type ItemFields,
   type ItemPage,
   type ItemQuery,
@@ -17,13 +19,17 @@ import {
   type NewItem,
   type PagePosition,
   type Refused,
+  type Restored,
   type TaggedJson,
   type Written,
 } from '../item-store.js'
 import { MongoChangeFollower } from './mongo-change-stream.js'
-import { isDuplicateKey, withinDeadline } from './mongo-errors.js'
+import { duplicateKeyCode, isDuplicateKey, withinDeadline } from './mongo-errors.js'
 import { toMongoFind } from './mongo-find.js'
 import { readSwapTarget } from './mongo-swap.js'
+
+/** How many items a restore writes at once. */
+const restoreBatch = 1000
 
 /** The wire version of MongoDB 6.0, the first to keep pre-images for change streams. */
 const preImagesWireVersion = 17
@@ -237,6 +243,44 @@ export class MongoItemStore implements ItemStore {
     const write = async (filter: Document) => (await this.#items.deleteOne(filter)).deletedCount > 0
     const outcome = await this.#within((signal) => this.#write(id, ifMatch, write, signal))
     return outcome === 'done' ? this.#written() : refused(outcome, id)
+  }
+
+  /**
+   * In batches of a thousand, each under the deadline; without `replace`, one unordered insert a
+   * batch, whose duplicate keys are the items the collection has. A failure part way leaves the
+   * batches before it stored: a run again skips them.
+   */
+  async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {
+    const restored: Restored = { added: 0, replaced: 0, skipped: 0 }
+    for (let start = 0; start < items.length; start += restoreBatch) {
+      const documents = items
+        .slice(start, start + restoreBatch)
+        .map(({ _id, ...fields }) => ({ _id: ObjectId.createFromHexString(_id), ...fields }))
+      if (replace) {
+        const operations = documents.flatMap((document) => [
+          { deleteOne: { filter: { id: document.id } } },
+          { insertOne: { document } },
+        ])
+        const result = await this.#within(() => this.#items.bulkWrite(operations))
+        restored.replaced += result.deletedCount
+        restored.added += result.insertedCount - result.deletedCount
+        continue
+      }
+      try {
+        const result = await this.#within(() =>
+          this.#items.insertMany(documents, { ordered: false }),
+        )
+        restored.added += result.insertedCount
+      } catch (error) {
+        const failed = error instanceof MongoBulkWriteError ? error.writeErrors : undefined
+        const errors = Array.isArray(failed) ? failed : failed ? [failed] : []
+        if (errors.length === 0 || !errors.every((each) => each.code === duplicateKeyCode))
+          throw error
+        restored.added += (error as MongoBulkWriteError).insertedCount
+        restored.skipped += errors.length
+      }
+    }
+    return restored
   }
 
   async ping(): Promise<void> {
