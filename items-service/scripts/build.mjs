@@ -1,34 +1,14 @@
 // Bundles the Node entry and the web app, so that start-up runs plain JavaScript, compiles
-// nothing, and the page needs no CDN; then the Worker, in dist-worker/ (dist/ is what a Node host
-// or a container gets).
-import { spawnSync } from 'node:child_process'
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+// nothing, and the page needs no CDN: dist/ is what a Node host or a container gets. The Worker
+// is built by scripts/build-worker.mjs, from the web app built here.
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
 import { build } from 'esbuild'
 import { writeDistManifest } from '../../scripts/package-micro.mjs'
+import { englishZodMessagesOnly } from './english-zod-messages-only.mjs'
 
 // The MongoDB driver and LMDB stay packages of their own (they load native modules); they are
 // listed in dist/package.json, which scripts/package-micro.mjs installs into dist/node_modules.
 const external = ['mongodb', 'lmdb']
-
-/**
- * zod re-exports every language of its error messages (`z.locales`); the service speaks English
- * only, and the other languages were over half of what start-up had to compile.
- */
-const englishZodMessagesOnly = {
-  name: 'english-zod-messages-only',
-  setup(builder) {
-    builder.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes('/zod/')
-        ? { path: 'zod-locales', namespace: 'zod-locales' }
-        : undefined,
-    )
-    builder.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
-      contents: "export { default as en } from 'zod/v4/locales/en.js'",
-      resolveDir: process.cwd(),
-    }))
-  },
-}
 
 await rm('dist', { recursive: true, force: true })
 await mkdir('dist/web', { recursive: true })
@@ -75,47 +55,3 @@ await Promise.all([
 ])
 
 writeDistManifest('dist', JSON.parse(await readFile('package.json', 'utf8')), external)
-
-// The Worker, in two steps. First the service's own code, as the Node entry is made (text
-// imports of the kit's docs files, the built web app as a module: a Worker has no file system),
-// with the MongoDB driver and Node's built-ins left out; then wrangler's dry run bundles that
-// with the driver for the runtime (nodejs_compat), as `wrangler deploy` would:
-// dist-worker/bundle/entry.js, what the tests run under Miniflare.
-await rm('dist-worker', { recursive: true, force: true })
-await mkdir('dist-worker')
-const webFiles = (await readdir('dist/web')).filter((name) => !name.endsWith('.map'))
-const encoded = await Promise.all(
-  webFiles.map(async (name) => [name, (await readFile(`dist/web/${name}`)).toString('base64')]),
-)
-await writeFile(
-  'dist-worker/web-assets.js',
-  `export default ${JSON.stringify(Object.fromEntries(encoded))}\n`,
-)
-await build({
-  entryPoints: { entry: 'src/worker/worker.ts' },
-  outdir: 'dist-worker',
-  bundle: true,
-  platform: 'neutral',
-  target: 'es2022',
-  format: 'esm',
-  conditions: ['workerd', 'worker', 'browser', 'text-imports'],
-  mainFields: ['browser', 'module', 'main'],
-  external: ['mongodb', 'node:*', 'cloudflare:*'],
-  alias: { 'built-web-assets': './dist-worker/web-assets.js' },
-  plugins: [englishZodMessagesOnly],
-  logLevel: 'warning',
-})
-// Its output only matters when it fails: it warns of a module of the driver's that the
-// runtime's Node layer stands in for, which the driver never calls on this path.
-const bundled = spawnSync(
-  process.execPath,
-  [
-    createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js'),
-    ...['deploy', '--dry-run', '--outdir', 'dist-worker/bundle'],
-  ],
-  { encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
-)
-if (bundled.status !== 0) {
-  process.stderr.write(bundled.stdout + bundled.stderr)
-  throw new Error('wrangler could not bundle the Worker')
-}
