@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { redactText, withDeadline } from '@movies-and-mail/http-kit'
+import { redactText } from '@movies-and-mail/http-kit'
 import { parseEnv, secretValues } from '../env.js'
 import { writeItemsFile } from './items-file.js'
 import { openItemStore } from './open-item-store.js'
@@ -16,11 +16,7 @@ async function main(): Promise<void> {
   // npm runs the script in the micro's folder; a relative path is meant from where npm was run.
   const path = resolve(process.env.INIT_CWD ?? process.cwd(), target)
   const settings = parseEnv(process.env)
-  const { store, description } = await withDeadline(
-    settings.connectTimeoutMs,
-    () => openItemStore(settings),
-    { what: 'the database' },
-  )
+  const { store, description } = await openItemStore(settings)
   try {
     const count = await writeItemsFile(path, (await store.list()).body)
     process.stderr.write(`exported ${count} items from the ${description} to ${path}\n`)

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { redactText, withDeadline } from '@movies-and-mail/http-kit'
+import { redactText } from '@movies-and-mail/http-kit'
 import { parseEnv, secretValues } from '../env.js'
 import type { Item } from '../store/item-store.js'
 import { type LineProblem, readItemsFile } from './items-file.js'
@@ -36,11 +36,7 @@ async function main(): Promise<void> {
   const read = await readItemsFile(path, (lines) => process.stderr.write(`read ${lines} lines\n`))
   if ('problems' in read) refuse(read.problems, path)
   const settings = parseEnv(process.env)
-  const { store, description } = await withDeadline(
-    settings.connectTimeoutMs,
-    () => openItemStore(settings),
-    { what: 'the database' },
-  )
+  const { store, description } = await openItemStore(settings)
   try {
     // An `_id` the store gives another id would make two items one: refused, nothing stored.
     const stored = JSON.parse(new TextDecoder().decode((await store.list()).body)) as Item[]

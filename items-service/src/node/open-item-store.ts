@@ -1,3 +1,4 @@
+import { withDeadline } from '@movies-and-mail/http-kit'
 import type { Settings } from '../env.js'
 import { EmbeddedItemStore } from '../store/embedded/embedded-item-store.js'
 import type { ItemStore } from '../store/item-store.js'
@@ -9,8 +10,15 @@ export type OpenedItemStore = {
   notices: string[]
 }
 
-/** The store the settings name: MongoDB when CONNECTION_URL is set, the embedded one otherwise. */
-export async function openItemStore(settings: Settings): Promise<OpenedItemStore> {
+/**
+ * The store the settings name: MongoDB when CONNECTION_URL is set, the embedded one otherwise,
+ * opened within CONNECT_TIMEOUT_MS (a database that does not answer fails the start in time).
+ */
+export function openItemStore(settings: Settings): Promise<OpenedItemStore> {
+  return withDeadline(settings.connectTimeoutMs, () => open(settings), { what: 'the database' })
+}
+
+async function open(settings: Settings): Promise<OpenedItemStore> {
   if (settings.connectionUrl) {
     // Loaded only when used: the driver is a large share of start-up time otherwise.
     const { MongoItemStore } = await import('../store/mongo/mongo-item-store.js')

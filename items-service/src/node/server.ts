@@ -1,4 +1,4 @@
-import { redactText, withDeadline } from '@movies-and-mail/http-kit'
+import { redactText } from '@movies-and-mail/http-kit'
 import {
   batchedLines,
   Compression,
@@ -23,11 +23,7 @@ let opening = ''
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
   if (settings.connectionUrl) opening = ` (database at ${settings.connectionUrl})`
-  const { store, description, notices } = await withDeadline(
-    settings.connectTimeoutMs,
-    () => openItemStore(settings),
-    { what: 'the database' },
-  )
+  const { store, description, notices } = await openItemStore(settings)
   opening = ''
   for (const notice of notices) log(`items-service: ${notice}`)
   const webAssets = await loadWebAssets(new URL('./web/', import.meta.url))
