@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     name: 'mail-service',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/support/tls.global-setup.ts'],
+    // A certificate the test processes trust, for the Deta Base stand-in (the SDK speaks https).
+    globalSetup: ['../packages/test-kit/src/tls.global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -10,7 +10,7 @@ import { MemorySendCounter } from './rate-limits/memory-send-counter.js'
 import type { SendCounter } from './rate-limits/send-counter.js'
 import { recordsApp } from './records/records.app.js'
 import { Background } from './sendmail/background.js'
-import type { RecordSendOptions } from './sendmail/record-send.js'
+import type { MailLogRetry } from './sendmail/send-mail.js'
 import { sendMailApp } from './sendmail/sendmail.app.js'
 
 export type AppDeps = {
@@ -27,7 +27,8 @@ export type AppDeps = {
   log?: (line: string) => void
   /** Failures the client cannot see in full go here. */
   logError?: (line: string) => void
-  retry?: Omit<RecordSendOptions, 'logError'>
+  /** How a failed mail log insert is tried again. */
+  retry?: MailLogRetry
   /** Where `Idempotency-Key`s are kept; in memory by default. */
   idempotency?: IdempotencyStore
   /** Where sends are counted for the rate limits; in memory by default. */
@@ -72,6 +73,7 @@ export function createApp({
     corsOrigins,
     apiKeys,
   })
+  // A sub-app mounted with `route` validates with this app's hook (the kit's 400 answers).
   app.route('/', healthApp({ stores: outbox ? [mailLog, outbox] : [mailLog], logError }))
   app.route(
     '/',

@@ -9,7 +9,10 @@ import { OutboxMailer, type OutboxMessage } from './mailer/outbox-mailer.js'
 import { DetaSendCounter } from './rate-limits/deta-send-counter.js'
 import type { SendCounter } from './rate-limits/send-counter.js'
 
-/** The stores an entry keeps itself when no Deta Base is set: embedded on Node, memory on Workers. */
+/**
+ * The stores an entry keeps itself when no Deta Base is set: embedded on Node
+ * (`node/embedded-stores.ts`), in memory on Workers.
+ */
 export type LocalStores = {
   open<T extends object>(name: 'maillog' | 'outbox'): Promise<MailLog<T>>
   idempotency(): Promise<IdempotencyStore>

@@ -2,9 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type BuiltEntry, killBuiltEntries, MailgunStandIn } from '@movies-and-mail/test-kit'
+import {
+  type BuiltEntry,
+  DetaBaseStandIn,
+  killBuiltEntries,
+  MailgunStandIn,
+} from '@movies-and-mail/test-kit'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DetaStandIn } from './support/deta-stand-in.js'
 import { ensureBuilt, failedStart, startServer } from './support/run-server.js'
 
 let dataDir: string
@@ -84,7 +88,7 @@ describe('node dist/server.js', () => {
   })
 
   it('logs to a Deta-Base-compatible host given by DETA_BASE_HOST', async () => {
-    const deta = await DetaStandIn.start()
+    const deta = await DetaBaseStandIn.start()
     const server = await start({
       API_KEYS: 'k',
       DETA_PROJECT_KEY: 'e2e0_projectsecret',

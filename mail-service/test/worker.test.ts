@@ -43,16 +43,20 @@ describe('the Worker bundle under Miniflare', () => {
 
   it('logs the send to the Deta Base host it was given, through the SDK', async () => {
     await send(ada)
-    const [insert, ...more] = outbound.toBase('maillog')
+    const [insert, ...more] = outbound.deta.requestsTo('maillog')
     expect(more).toEqual([])
-    expect(insert?.url).toBe('https://base.example.com/v1/w0rk/maillog/items')
-    expect(insert?.headers['x-api-key']).toBe('w0rk_detasecret')
-    expect(insert?.json).toEqual({
-      item: {
-        ...ada,
-        output: JSON.parse(mailgunBody),
-        key: expect.stringMatching(/^[0-9a-f]{24}$/),
-        __expires: expect.any(Number),
+    expect(insert).toEqual({
+      method: 'POST',
+      host: 'base.example.com',
+      path: '/v1/w0rk/maillog/items',
+      apiKey: 'w0rk_detasecret',
+      body: {
+        item: {
+          ...ada,
+          output: JSON.parse(mailgunBody),
+          key: expect.stringMatching(/^[0-9a-f]{24}$/),
+          __expires: expect.any(Number),
+        },
       },
     })
     // The Base forgets the record by itself after MAILLOG_RETENTION_DAYS (90 by default).
@@ -73,7 +77,7 @@ describe('the Worker bundle under Miniflare', () => {
       expect(response.status).toBe(status)
       expect(await response.json()).toEqual({ error })
       expect(outbound.toMailgun()).toHaveLength(1)
-      expect(outbound.toBase('maillog')).toEqual([])
+      expect(outbound.deta.requestsTo('maillog')).toEqual([])
     },
   )
 
@@ -109,7 +113,7 @@ describe('the Worker bundle under Miniflare', () => {
     outbound.deta.failing.add('maillog')
     const response = await send(ada)
     expect(response.status).toBe(201)
-    const inserts = outbound.toBase('maillog').filter(({ method }) => method === 'POST')
+    const inserts = outbound.deta.requestsTo('maillog').filter(({ method }) => method === 'POST')
     expect(inserts).toHaveLength(3)
   })
 

@@ -1,14 +1,14 @@
+import { DetaBaseStandIn } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
-import { DetaStandIn } from '../../test/support/deta-stand-in.js'
 import { DetaIdempotencyStore } from './deta-idempotency-store.js'
 import { describeIdempotencyStoreContract } from './idempotency-store.contract.js'
 
 const projectKey = 'a0abc123_secretPart'
-const standIn = DetaStandIn.forTestFile()
+const deta = DetaBaseStandIn.forEachTest()
 
 let bases = 0
 const open = (baseName = `idempotency${++bases}`, abandonAfterMs = 60_000) =>
-  new DetaIdempotencyStore({ projectKey, host: standIn().host, abandonAfterMs, baseName })
+  new DetaIdempotencyStore({ projectKey, host: deta.host, abandonAfterMs, baseName })
 
 describeIdempotencyStoreContract('Deta Base (deta SDK over https)', async () => {
   const baseName = `idempotency${++bases}`
@@ -23,13 +23,13 @@ describeIdempotencyStoreContract('Deta Base (deta SDK over https)', async () => 
 describe('DetaIdempotencyStore', () => {
   it('takes a key with the Base insert, and the record carries its expiry', async () => {
     const store = open('idempotency-shape')
-    standIn().requests.length = 0
     const takenAt = Date.parse('2026-11-23T12:00:00Z')
     const expiresAt = takenAt + 86_400_000
     await store.take('f'.repeat(64), { fingerprint: 'fp', takenAt, expiresAt })
-    expect(standIn().requests).toEqual([
+    expect(deta.requests).toEqual([
       {
         method: 'POST',
+        host: deta.host,
         path: '/v1/a0abc123/idempotency-shape/items',
         apiKey: projectKey,
         body: {

@@ -1,22 +1,23 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { EmbeddedEnv } from '@movies-and-mail/embedded-store'
 import { describe, expect, it } from 'vitest'
-import { EmbeddedLogs } from '../mail-log/embedded-logs.js'
+import { EmbeddedIdempotencyStore } from './embedded-idempotency-store.js'
 import { describeIdempotencyStoreContract } from './idempotency-store.contract.js'
 
 async function openStores() {
   const dir = await mkdtemp(join(tmpdir(), 'mail-idempotency-'))
-  let stores = new EmbeddedLogs(dir, { say: () => {} })
+  let env = await EmbeddedEnv.open(dir, 'mail-service')
   return {
-    store: await stores.idempotency(),
+    store: new EmbeddedIdempotencyStore(env),
     reopen: async () => {
-      await stores.close()
-      stores = new EmbeddedLogs(dir, { say: () => {} })
-      return stores.idempotency()
+      await env.close()
+      env = await EmbeddedEnv.open(dir, 'mail-service')
+      return new EmbeddedIdempotencyStore(env)
     },
     cleanup: async () => {
-      await stores.close()
+      await env.close()
       await rm(dir, { recursive: true, force: true })
     },
   }

@@ -1,18 +1,18 @@
+import { DetaBaseStandIn } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
-import { DetaStandIn } from '../../test/support/deta-stand-in.js'
 import { DetaMailLog } from './deta-mail-log.js'
 import { describeMailLogContract } from './mail-log.contract.js'
 import type { MailLogEntry } from './mail-log.js'
 
 const projectKey = 'a0abc123_secretPart'
 
-const standIn = DetaStandIn.forTestFile()
+const deta = DetaBaseStandIn.forEachTest()
 
 let baseCount = 0
 describeMailLogContract('Deta Base (deta SDK over https)', async () => {
   const baseName = `maillog${++baseCount}`
   const open = async () =>
-    new DetaMailLog<MailLogEntry>({ projectKey, host: standIn().host, baseName, retentionDays: 30 })
+    new DetaMailLog<MailLogEntry>({ projectKey, host: deta.host, baseName, retentionDays: 30 })
   return {
     log: await open(),
     reopen: open,
@@ -23,12 +23,12 @@ describeMailLogContract('Deta Base (deta SDK over https)', async () => {
 
 describe('DetaMailLog', () => {
   it('sends the SDK request the Deta Base API expects: path, X-API-Key, item with key', async () => {
-    const log = new DetaMailLog({ projectKey, host: standIn().host, baseName: 'maillog' })
-    standIn().requests.length = 0
+    const log = new DetaMailLog({ projectKey, host: deta.host, baseName: 'maillog' })
     const stored = await log.insert({ email: 'ada@example.com', name: 'Ada', output: { id: 'x' } })
-    expect(standIn().requests).toEqual([
+    expect(deta.requests).toEqual([
       {
         method: 'POST',
+        host: deta.host,
         path: '/v1/a0abc123/maillog/items',
         apiKey: projectKey,
         body: {
@@ -36,7 +36,7 @@ describe('DetaMailLog', () => {
         },
       },
     ])
-    expect(standIn().items('maillog').at(-1)).toEqual({
+    expect(deta.items('maillog').at(-1)).toEqual({
       ...stored,
       _id: undefined,
       key: stored._id,
@@ -44,21 +44,19 @@ describe('DetaMailLog', () => {
   })
 
   it('asks for the newest first when listing', async () => {
-    const log = new DetaMailLog({ projectKey, host: standIn().host, baseName: 'maillog' })
-    standIn().requests.length = 0
+    const log = new DetaMailLog({ projectKey, host: deta.host, baseName: 'maillog' })
     await log.list({ limit: 5 })
-    expect(standIn().requests[0]).toMatchObject({
+    expect(deta.requests[0]).toMatchObject({
       path: '/v1/a0abc123/maillog/query',
       body: { query: [], sort: 'desc' },
     })
   })
 
   it('rejects when the host answers with an error, and when nothing listens', async () => {
-    const log = new DetaMailLog({ projectKey, host: standIn().host, baseName: 'maillog' })
-    standIn().failing = true
+    const log = new DetaMailLog({ projectKey, host: deta.host, baseName: 'maillog' })
+    deta.failing.add('maillog')
     await expect(log.insert({ any: 1 })).rejects.toThrow('failing on purpose')
     await expect(log.ping()).rejects.toThrow()
-    standIn().failing = false
     const nowhere = new DetaMailLog({ projectKey, host: 'localhost:1', baseName: 'maillog' })
     await expect(nowhere.insert({ any: 1 })).rejects.toThrow()
   })
@@ -66,15 +64,14 @@ describe('DetaMailLog', () => {
   it('has the Base expire each record `retentionDays` after its insert', async () => {
     const log = new DetaMailLog({
       projectKey,
-      host: standIn().host,
+      host: deta.host,
       baseName: 'expiring',
       retentionDays: 30,
     })
-    standIn().requests.length = 0
     const from = Math.floor(Date.now() / 1000) + 30 * 86_400
     const stored = await log.insert({ email: 'ada@example.com' })
     const to = Math.ceil(Date.now() / 1000) + 30 * 86_400
-    const [request] = standIn().requests
+    const [request] = deta.requests
     const sent = (request?.body as { item: Record<string, unknown> } | undefined)?.item ?? {}
     expect(sent).toEqual({
       email: 'ada@example.com',
@@ -88,10 +85,10 @@ describe('DetaMailLog', () => {
   })
 
   it('prunes nothing itself, and asks the host nothing to prune', async () => {
-    const log = new DetaMailLog({ projectKey, host: standIn().host, baseName: 'maillog' })
+    const log = new DetaMailLog({ projectKey, host: deta.host, baseName: 'maillog' })
     await log.insert({ email: 'ada@example.com' })
-    standIn().requests.length = 0
+    deta.requests.length = 0
     await expect(log.prune(new Date(Date.now() + 86_400_000))).resolves.toBe(0)
-    expect(standIn().requests).toEqual([])
+    expect(deta.requests).toEqual([])
   })
 })

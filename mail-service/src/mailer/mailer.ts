@@ -12,7 +12,11 @@ export type SendResult =
     }
   | { ok: false; status: number; error: string }
 
-/** Sends one message. Never rejects: every failure is a `SendResult` with a status. */
+/**
+ * Sends one message. What the provider answers, or that it could not be reached, is a
+ * `SendResult`; a transport that keeps the message itself (the outbox) rejects with the kit's
+ * store errors when it cannot, as every store does.
+ */
 export interface Mailer {
   send(mail: OutgoingMail): Promise<SendResult>
 }

@@ -1,4 +1,9 @@
-import { redactText, secretsOfUrl } from '@movies-and-mail/http-kit'
+import {
+  DeadlineExceededError,
+  redactText,
+  secretsOfUrl,
+  withDeadline,
+} from '@movies-and-mail/http-kit'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 import { reasonPhrase } from './reason-phrases.js'
 
@@ -37,18 +42,21 @@ export class MailgunMailer implements Mailer {
     form.append('to', mail.to)
     form.append('subject', mail.subject)
     form.append('text', mail.text)
-    const timeout = AbortSignal.timeout(this.#timeoutMs)
-    try {
+    const request = async (signal: AbortSignal) => {
       const response = await fetch(this.#url, {
         method: 'POST',
         body: form,
         headers: { authorization: this.#authorization, accept: 'application/json' },
         redirect: 'manual',
-        signal: timeout,
+        signal,
       })
-      return await this.#read(response)
+      return this.#read(response)
+    }
+    try {
+      // The answer's body is read within the same wait: a provider may stall halfway through.
+      return await withDeadline(this.#timeoutMs, request, { what: 'the mail provider' })
     } catch (error) {
-      if (timeout.aborted) {
+      if (error instanceof DeadlineExceededError) {
         this.#logError(`mailgun: no answer within ${this.#timeoutMs} ms`)
         return { ok: false, status: 504, error: 'the mail provider did not answer in time' }
       }

@@ -1,4 +1,4 @@
-import { StoreFullError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
 import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
 import { OutboxMailer, type OutboxMessage } from './outbox-mailer.js'
@@ -29,18 +29,19 @@ describe('OutboxMailer', () => {
     })
   })
 
-  it('answers 503 when its store refuses the message', async () => {
+  it('rejects with StoreUnavailableError (a 503) when its store refuses the message', async () => {
     const store = new MemoryMailLog<OutboxMessage>()
     store.insert = () => Promise.reject(new Error('the store could not write'))
-    const result = await new OutboxMailer(store).send(mail)
-    expect(result).toEqual({ ok: false, status: 503, error: 'the outbox is unavailable' })
+    await expect(new OutboxMailer(store).send(mail)).rejects.toEqual(
+      new StoreUnavailableError('the outbox is unavailable'),
+    )
   })
 
-  it('answers 507 when its store has no space left for the message', async () => {
+  it('rejects with StoreFullError (a 507) when its store has no space left', async () => {
     const store = new MemoryMailLog<OutboxMessage>()
-    const full = new StoreFullError()
-    store.insert = () => Promise.reject(full)
-    const result = await new OutboxMailer(store).send(mail)
-    expect(result).toEqual({ ok: false, status: 507, error: 'no space left for the outbox' })
+    store.insert = () => Promise.reject(new StoreFullError())
+    await expect(new OutboxMailer(store).send(mail)).rejects.toEqual(
+      new StoreFullError('no space left for the outbox'),
+    )
   })
 })

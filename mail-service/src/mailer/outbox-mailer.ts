@@ -1,4 +1,4 @@
-import { StoreFullError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
 import type { ListOptions, MailLog, Stored } from '../mail-log/mail-log.js'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 
@@ -8,8 +8,8 @@ export type OutboxMessage = OutgoingMail & { id: string; queuedAt: string }
 /**
  * Delivers nothing: keeps each message in `store` and answers like Mailgun does
  * (`{"id":"<timestamp.hex@outbox.local>","message":"Queued. Thank you."}`), so everything
- * after the send behaves as in production. A message the store cannot keep is answered 507
- * (the disk is full) or 503, and nothing was sent.
+ * after the send behaves as in production. A message the store cannot keep rejects with the
+ * kit's `StoreFullError` (the disk is full) or `StoreUnavailableError`, and nothing was sent.
  */
 export class OutboxMailer implements Mailer {
   #store: MailLog<OutboxMessage>
@@ -24,9 +24,10 @@ export class OutboxMailer implements Mailer {
     try {
       await this.#store.insert({ ...mail, id, queuedAt: now.toISOString() })
     } catch (error) {
-      if (error instanceof StoreFullError)
-        return { ok: false, status: 507, error: 'no space left for the outbox' }
-      return { ok: false, status: 503, error: 'the outbox is unavailable' }
+      if (error instanceof StoreFullError) {
+        throw new StoreFullError('no space left for the outbox', { cause: error })
+      }
+      throw new StoreUnavailableError('the outbox is unavailable', { cause: error })
     }
     const output = { id, message: 'Queued. Thank you.' }
     return { ok: true, body: JSON.stringify(output), output }

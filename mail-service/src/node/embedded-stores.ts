@@ -1,25 +1,25 @@
 import { EmbeddedEnv } from '@movies-and-mail/embedded-store'
 import { EmbeddedIdempotencyStore } from '../idempotency/embedded-idempotency-store.js'
+import { EmbeddedMailLog } from '../mail-log/embedded-mail-log.js'
 import { EmbeddedSendCounter } from '../rate-limits/embedded-send-counter.js'
-import type { LocalStores } from '../stores.js'
-import { EmbeddedMailLog } from './embedded-mail-log.js'
 import { importNedbLogOnce } from './nedb-import.js'
 
 /** The logs the service keeps; each was a NeDB file `<name>.db` in earlier releases. */
 const logNames = ['maillog', 'outbox'] as const
 
 /**
- * The Node entry's stores when no Deta Base is set (the logs, the idempotency keys, the send
- * counts): one embedded store for the service (`<dataDir>/mail-service.mdb`), opened when the
- * first store is asked for, so a service whose stores live elsewhere never takes DATA_DIR. Opening it imports the earlier release's log files
- * once. Rejects with DataDirInUseError when another process holds DATA_DIR, and with
+ * The Node entry's stores when no Deta Base is set: the mail log, the outbox, the idempotency
+ * keys and the send counts, all in one embedded store for the service
+ * (`<dataDir>/mail-service.mdb`). It is opened when the first of them is asked for, so a service
+ * whose stores live elsewhere never takes DATA_DIR, and opening it imports the earlier release's
+ * log files once. Rejects with DataDirInUseError when another process holds DATA_DIR, and with
  * StoreDamagedError when a file there cannot be read as it is.
  * @example
- * const logs = new EmbeddedLogs('.data')
- * const mailLog = await logs.open<MailLogEntry>('maillog')
- * await logs.close()
+ * const stores = new EmbeddedStores('.data')
+ * const mailLog = await stores.open<MailLogEntry>('maillog')
+ * await stores.close()
  */
-export class EmbeddedLogs implements LocalStores {
+export class EmbeddedStores {
   readonly #dataDir: string
   readonly #say: (line: string) => void
   #env: Promise<EmbeddedEnv> | undefined
@@ -54,7 +54,7 @@ export class EmbeddedLogs implements LocalStores {
     return this.#env
   }
 
-  /** Closes the logs, then the store; nothing when no log was opened. */
+  /** Closes the logs, then the store; nothing when no store was opened. */
   async close(): Promise<void> {
     const opening = this.#env
     this.#env = undefined

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { StoreDamagedError } from '@movies-and-mail/embedded-store'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { EmbeddedLogs } from './embedded-logs.js'
+import { EmbeddedStores } from './embedded-stores.js'
 
 const line = (document: object) => `${JSON.stringify(document)}\n`
 const id = (n: number) => `0190a0b0c0d0000${n}deadbeef`
@@ -27,9 +27,9 @@ const maillogFile =
 describe('the log files of the NeDB release', () => {
   let dir: string
   let said: string[]
-  let logs: EmbeddedLogs
+  let logs: EmbeddedStores
   const open = (name: 'maillog' | 'outbox') => {
-    logs = new EmbeddedLogs(dir, { say: (text) => said.push(text) })
+    logs = new EmbeddedStores(dir, { say: (text) => said.push(text) })
     return logs.open(name)
   }
   beforeEach(async () => {

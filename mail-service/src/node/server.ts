@@ -1,11 +1,11 @@
-import { redactText } from '@movies-and-mail/http-kit'
+import { redactText, withDeadline } from '@movies-and-mail/http-kit'
 import { batchedLines, listen, reachableAt, stopOnSignals } from '@movies-and-mail/http-kit/node'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
-import { EmbeddedLogs } from '../mail-log/embedded-logs.js'
+import { describeSetup, openAdapters } from '../open-adapters.js'
 import { Background } from '../sendmail/background.js'
-import { describeSetup, openAdapters } from '../stores.js'
 import { type KeptApiKey, keptApiKey } from './api-key-file.js'
+import { EmbeddedStores } from './embedded-stores.js'
 import { keepStoresTidy } from './upkeep.js'
 
 // Request lines leave in one write per turn of the event loop, not one system call each.
@@ -16,7 +16,7 @@ const log = (line: string) => output.write(`${line}\n`)
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
   // Opened by the first store asked for: not at all when the stores live in a Deta Base.
-  const localStores = new EmbeddedLogs(settings.dataDir)
+  const localStores = new EmbeddedStores(settings.dataDir)
   const adapters = await openAdapters(settings, localStores)
   // Mail never runs open: without API_KEYS, the key made at the first start is kept in DATA_DIR.
   const kept = settings.apiKeys.length > 0 ? undefined : await keptApiKey(settings.dataDir)
@@ -66,13 +66,9 @@ async function main(): Promise<void> {
 async function finishBackground(background: Background, ms: number): Promise<void> {
   if (background.size === 0) return
   log(`waiting up to ${ms} ms for ${background.size} send(s) the provider has not answered`)
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
-  })
-  const finished = await Promise.race([background.settled().then(() => true), deadline])
-  clearTimeout(timer)
-  if (!finished) log(`gave up on ${background.size} send(s): their outcome is not recorded`)
+  await withDeadline(ms, () => background.settled(), { what: 'the sends in the background' }).catch(
+    () => log(`gave up on ${background.size} send(s): their outcome is not recorded`),
+  )
 }
 
 /** The framed lines that give the kept key, apart from the lines around them. */

@@ -1,14 +1,13 @@
+import { DetaBaseStandIn } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
-import { DetaStandIn } from '../../test/support/deta-stand-in.js'
 import { DetaSendCounter } from './deta-send-counter.js'
 import { describeSendCounterContract } from './send-counter.contract.js'
 
 const projectKey = 'a0abc123_secretPart'
-const standIn = DetaStandIn.forTestFile()
+const deta = DetaBaseStandIn.forEachTest()
 
 let bases = 0
-const open = (baseName: string) =>
-  new DetaSendCounter({ projectKey, host: standIn().host, baseName })
+const open = (baseName: string) => new DetaSendCounter({ projectKey, host: deta.host, baseName })
 
 describeSendCounterContract('Deta Base (deta SDK over https)', async () => {
   const baseName = `sends${++bases}`
@@ -25,10 +24,9 @@ describe('DetaSendCounter', () => {
   })
 
   it('stores one send per bucket, expiring with its window', async () => {
-    standIn().requests.length = 0
     const bucket = { key: 'key:abc', limit: { count: 5, windowMs: 90_000 } }
     await open('sends-shape').take([bucket], 1_700_000_000_000)
-    const inserts = standIn().requests.filter(
+    const inserts = deta.requests.filter(
       (request) => request.method === 'POST' && request.path.endsWith('/items'),
     )
     expect(inserts).toHaveLength(1)

@@ -1,22 +1,23 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { EmbeddedEnv } from '@movies-and-mail/embedded-store'
 import { describe, expect, it } from 'vitest'
-import { EmbeddedLogs } from '../mail-log/embedded-logs.js'
+import { EmbeddedSendCounter } from './embedded-send-counter.js'
 import { describeSendCounterContract } from './send-counter.contract.js'
 
 async function openStores() {
   const dir = await mkdtemp(join(tmpdir(), 'mail-sends-'))
-  let stores = new EmbeddedLogs(dir, { say: () => {} })
+  let env = await EmbeddedEnv.open(dir, 'mail-service')
   return {
-    counter: await stores.sendCounter(),
+    counter: new EmbeddedSendCounter(env),
     reopen: async () => {
-      await stores.close()
-      stores = new EmbeddedLogs(dir, { say: () => {} })
-      return stores.sendCounter()
+      await env.close()
+      env = await EmbeddedEnv.open(dir, 'mail-service')
+      return new EmbeddedSendCounter(env)
     },
     cleanup: async () => {
-      await stores.close()
+      await env.close()
       await rm(dir, { recursive: true, force: true })
     },
   }

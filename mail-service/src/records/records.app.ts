@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { validationHook } from '@movies-and-mail/http-kit'
+import { StoreUnavailableError } from '@movies-and-mail/http-kit'
 import type { ListOptions, MailLog } from '../mail-log/mail-log.js'
 import type { OutboxMailer } from '../mailer/outbox-mailer.js'
 import { mailLogRoute, outboxRoute } from './records.routes.js'
@@ -16,19 +16,19 @@ export type RecordsDeps = {
  * of records newest first, from `cursor` back; a full page links the next in `Link`.
  */
 export function recordsApp({ mailLog, outbox, logError = console.error }: RecordsDeps) {
-  const app = new OpenAPIHono({ defaultHook: validationHook })
+  // The error handler answers it 503 with its message; the cause goes to the error log.
   const unavailable = (what: string, error: unknown) => {
     logError(`${what}: ${error instanceof Error ? error.message : String(error)}`)
-    return `the ${what} does not answer`
+    return new StoreUnavailableError(`the ${what} does not answer`, { cause: error })
   }
-  return app
+  return new OpenAPIHono()
     .openapi(mailLogRoute, async (c) => {
       const { limit, cursor } = c.req.valid('query')
       try {
         const records = await mailLog.list({ limit, before: cursor })
         return c.json(records, 200, nextPage('/maillog', limit, records))
       } catch (error) {
-        return c.json({ error: unavailable('mail log', error) }, 503)
+        throw unavailable('mail log', error)
       }
     })
     .openapi(outboxRoute, async (c) => {
@@ -39,7 +39,7 @@ export function recordsApp({ mailLog, outbox, logError = console.error }: Record
         const messages = await outbox.list(page)
         return c.json(messages, 200, nextPage('/outbox', limit, messages))
       } catch (error) {
-        return c.json({ error: unavailable('outbox', error) }, 503)
+        throw unavailable('outbox', error)
       }
     })
 }

@@ -1,19 +1,13 @@
-import { MailgunStandIn } from '@movies-and-mail/test-kit'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { refusedMailBodies } from '../../test/support/refused-mail-bodies.js'
-import { sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
+import { appPerTest, sendMail } from '../../test/support/test-app.js'
 
-const mailgun = MailgunStandIn.forEachTest()
-let t: TestApp
+const { mailgun, t } = appPerTest()
 
-beforeEach(async () => {
-  t = await testApp({ mailgunUrl: mailgun.baseUrl })
-})
 afterEach(async () => {
   // Whatever was wrong, the provider was never called and nothing was logged.
   expect(mailgun.requests).toEqual([])
   expect(await t.mailLog.list({ limit: 10 })).toEqual([])
-  await t.cleanup()
 })
 
 const name = 'Ada'

@@ -1,24 +1,14 @@
-import { MailgunStandIn } from '@movies-and-mail/test-kit'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
-import { Background } from './background.js'
+import { describe, expect, it } from 'vitest'
+import { apiKey, appPerTest, sendMail, testApp } from '../../test/support/test-app.js'
 
 const queued =
   '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>","message":"Queued. Thank you."}'
 const ada = { email: 'ada@example.com', name: 'Ada Lovelace' }
 const withKey = (key: string) => ({ 'idempotency-key': key })
 
-const mailgun = MailgunStandIn.forEachTest(() => ({ status: 200, body: queued }))
-let t: TestApp
-let background: Background
-
-beforeEach(async () => {
-  background = new Background()
-  t = await testApp({ mailgunUrl: mailgun.baseUrl, timeoutMs: 5_000, background })
-})
-afterEach(async () => {
-  await background.settled()
-  await t.cleanup()
+const { mailgun, t } = appPerTest({
+  timeoutMs: 5_000,
+  reply: () => ({ status: 200, body: queued }),
 })
 
 describe('POST /sendmail with an Idempotency-Key', () => {
@@ -104,47 +94,19 @@ describe('POST /sendmail with an Idempotency-Key', () => {
   })
 })
 
-describe('a mail log slower than MAIL_TIMEOUT_MS', () => {
-  it('still answers the 201 of a mail the provider accepted in time', async () => {
-    const slowLog = await testApp({ mailgunUrl: mailgun.baseUrl, clientTimeoutMs: 100 })
-    const { mailLog } = slowLog
-    const slow = await testApp({
-      mailgunUrl: mailgun.baseUrl,
-      clientTimeoutMs: 100,
-      mailLog: {
-        ...mailLog,
-        insert: async (record) => {
-          await new Promise((resolve) => setTimeout(resolve, 400))
-          return mailLog.insert(record)
-        },
-        list: mailLog.list.bind(mailLog),
-        ping: mailLog.ping.bind(mailLog),
-        close: mailLog.close.bind(mailLog),
-        prune: mailLog.prune.bind(mailLog),
-      },
-    })
-    const response = await sendMail(slow.app, ada, withKey('slow-log'))
-    expect(response.status).toBe(201)
-    expect(await mailLog.list({ limit: 10 })).toHaveLength(1)
-    await slow.cleanup()
-    await slowLog.cleanup()
-  })
-})
-
 describe('a provider slower than MAIL_TIMEOUT_MS', () => {
   it('answers 504, keeps following the send, and replays its late 201 to a retry', async () => {
     const slow = await testApp({
       mailgunUrl: mailgun.baseUrl,
       timeoutMs: 5_000,
       clientTimeoutMs: 200,
-      background,
     })
     mailgun.reply = { status: 200, body: queued, delayMs: 600 }
     const first = await sendMail(slow.app, ada, withKey('late-1'))
     expect(first.status).toBe(504)
     const meanwhile = await sendMail(slow.app, ada, withKey('late-1'))
     expect(meanwhile.status).toBe(409)
-    await background.settled()
+    await slow.background.settled()
     const retry = await sendMail(slow.app, ada, withKey('late-1'))
     expect(retry.status).toBe(201)
     expect(retry.headers.get('idempotent-replayed')).toBe('true')
@@ -160,11 +122,10 @@ describe('a provider slower than MAIL_TIMEOUT_MS', () => {
       mailgunUrl: mailgun.baseUrl,
       timeoutMs: 400,
       clientTimeoutMs: 100,
-      background,
     })
     mailgun.reply = 'hang'
     expect((await sendMail(slow.app, ada, withKey('gone'))).status).toBe(504)
-    await background.settled()
+    await slow.background.settled()
     mailgun.reply = { status: 200, body: queued }
     expect(
       (await sendMail(slow.app, ada, withKey('gone'))).headers.get('idempotent-replayed'),

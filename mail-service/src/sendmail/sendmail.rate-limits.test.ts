@@ -1,26 +1,17 @@
-import { MailgunStandIn } from '@movies-and-mail/test-kit'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
+import { describe, expect, it } from 'vitest'
+import { apiKey, appPerTest, sendMail, testApp } from '../../test/support/test-app.js'
 
 const queued = '{"id":"<1@mg.example.com>","message":"Queued. Thank you."}'
 const to = (email: string) => ({ email, name: 'Ada' })
 const delivered = () => mailgun.requests.map((request) => request.fields[1]?.[1])
 
-const mailgun = MailgunStandIn.forEachTest(() => ({ status: 200, body: queued }))
-let t: TestApp
-
-beforeEach(async () => {
-  t = await testApp({
-    mailgunUrl: mailgun.baseUrl,
-    apiKeys: [apiKey, 'other-key'],
-    rateLimits: {
-      perRecipient: { count: 3, windowMs: 3_600_000 },
-      perKey: { count: 5, windowMs: 60_000 },
-    },
-  })
-})
-afterEach(async () => {
-  await t.cleanup()
+const { mailgun, t } = appPerTest({
+  reply: () => ({ status: 200, body: queued }),
+  apiKeys: [apiKey, 'other-key'],
+  rateLimits: {
+    perRecipient: { count: 3, windowMs: 3_600_000 },
+    perKey: { count: 5, windowMs: 60_000 },
+  },
 })
 
 describe('rate limits on POST /sendmail', () => {

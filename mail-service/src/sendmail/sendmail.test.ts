@@ -1,25 +1,23 @@
-import { closedPortUrl, MailgunStandIn } from '@movies-and-mail/test-kit'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { StoreFullError } from '@movies-and-mail/http-kit'
+import { closedPortUrl } from '@movies-and-mail/test-kit'
+import { describe, expect, it } from 'vitest'
 import {
   apiKey,
+  appPerTest,
   mailgunSecret,
   sendMail,
-  type TestApp,
   template,
   testApp,
 } from '../../test/support/test-app.js'
+import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
+import { OutboxMailer, type OutboxMessage } from '../mailer/outbox-mailer.js'
 
-const mailgun = MailgunStandIn.forEachTest(() => ({
-  status: 200,
-  body: '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>",  "message":"Queued. Thank you."}\n',
-}))
-let t: TestApp
-
-beforeEach(async () => {
-  t = await testApp({ mailgunUrl: mailgun.baseUrl, timeoutMs: 500 })
-})
-afterEach(async () => {
-  await t.cleanup()
+const { mailgun, t } = appPerTest({
+  timeoutMs: 500,
+  reply: () => ({
+    status: 200,
+    body: '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>",  "message":"Queued. Thank you."}\n',
+  }),
 })
 
 const ada = { email: 'ada@example.com', name: 'Ada Lovelace' }
@@ -148,4 +146,35 @@ describe('POST /sendmail', () => {
       expect(text).not.toContain(encoded)
     }
   })
+})
+
+describe('POST /sendmail when the outbox cannot keep the message', () => {
+  it.each([
+    {
+      status: 503,
+      refusal: new Error('the store could not write'),
+      error: 'the outbox is unavailable',
+    },
+    { status: 507, refusal: new StoreFullError(), error: 'no space left for the outbox' },
+  ])(
+    'answers $status "$error", logs nothing, and frees the key and the count',
+    async ({ refusal, status, error }) => {
+      const kept = new MemoryMailLog<OutboxMessage>()
+      const keep = kept.insert.bind(kept)
+      let refusing: Error | undefined = refusal
+      kept.insert = (message) => (refusing ? Promise.reject(refusing) : keep(message))
+      const outbox = await testApp({
+        mailer: new OutboxMailer(kept),
+        rateLimits: { perRecipient: { count: 1, windowMs: 60_000 }, perKey: null },
+      })
+      const refused = await sendMail(outbox.app, ada, { 'idempotency-key': 'k' })
+      expect(refused.status).toBe(status)
+      expect(await refused.json()).toEqual({ error })
+      expect(await outbox.mailLog.list({ limit: 10 })).toEqual([])
+      refusing = undefined
+      const retry = await sendMail(outbox.app, ada, { 'idempotency-key': 'k' })
+      expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, null])
+      await outbox.cleanup()
+    },
+  )
 })

@@ -2,8 +2,8 @@ import { createApp, type MailApp } from '../app.js'
 import { parseEnv } from '../env.js'
 import { MemoryIdempotencyStore } from '../idempotency/memory-idempotency-store.js'
 import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
+import { describeSetup, openAdapters } from '../open-adapters.js'
 import { MemorySendCounter } from '../rate-limits/memory-send-counter.js'
-import { describeSetup, openAdapters } from '../stores.js'
 
 type Bindings = Record<string, unknown>
 

@@ -1,13 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { checkedAgainst, OpenApiContract } from '@movies-and-mail/test-kit'
+import {
+  checkedAgainst,
+  type MailgunReply,
+  MailgunStandIn,
+  OpenApiContract,
+} from '@movies-and-mail/test-kit'
+import { beforeEach, onTestFinished } from 'vitest'
 import { type AppDeps, createApp } from '../../src/app.js'
-import { EmbeddedLogs } from '../../src/mail-log/embedded-logs.js'
 import type { MailLog, MailLogEntry } from '../../src/mail-log/mail-log.js'
 import { MemoryMailLog } from '../../src/mail-log/memory-mail-log.js'
 import { MailgunMailer } from '../../src/mailer/mailgun-mailer.js'
 import { OutboxMailer, type OutboxMessage } from '../../src/mailer/outbox-mailer.js'
+import { EmbeddedStores } from '../../src/node/embedded-stores.js'
+import { Background } from '../../src/sendmail/background.js'
 
 export const apiKey = 'test-key-7Hq2'
 /** A Mailgun key distinctive enough to search every answer and log line for. */
@@ -35,10 +42,21 @@ export type TestApp = {
   app: ReturnType<typeof createApp>
   mailLog: MailLog<MailLogEntry>
   outbox?: OutboxMailer
+  /** Sends that outlived their answer (504); `cleanup` waits for them. */
+  background: Background
   /** Every request line and error line the app wrote. */
   logs: string[]
   cleanup: () => Promise<void>
 }
+
+export type TestAppOptions = {
+  mailgunUrl?: string
+  /** How long the Mailgun transport waits before it gives up (MAIL_GIVE_UP_MS). */
+  timeoutMs?: number
+  /** How long a client waits before a 504 (MAIL_TIMEOUT_MS); the app's default when absent. */
+  clientTimeoutMs?: number
+  mailLog?: MailLog<MailLogEntry>
+} & Omit<Partial<AppDeps>, 'timeoutMs'>
 
 /**
  * The app on real in-process adapters: an embedded store in a temp dir (mail log, idempotency
@@ -51,23 +69,17 @@ export async function testApp({
   timeoutMs = 2_000,
   clientTimeoutMs,
   mailLog: givenLog,
+  background = new Background(),
   ...overrides
-}: {
-  mailgunUrl?: string
-  /** How long the Mailgun transport waits before it gives up (MAIL_GIVE_UP_MS). */
-  timeoutMs?: number
-  /** How long a client waits before a 504 (MAIL_TIMEOUT_MS); the app's default when absent. */
-  clientTimeoutMs?: number
-  mailLog?: MailLog<MailLogEntry>
-} & Omit<Partial<AppDeps>, 'timeoutMs'> = {}): Promise<TestApp> {
+}: TestAppOptions = {}): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'mail-service-'))
   const logs: string[] = []
   const logLine = (line: string) => logs.push(line)
-  const localLogs = new EmbeddedLogs(dir, { say: logLine })
-  const mailLog = givenLog ?? (await localLogs.open<MailLogEntry>('maillog'))
+  const stores = new EmbeddedStores(dir, { say: logLine })
+  const mailLog = givenLog ?? (await stores.open<MailLogEntry>('maillog'))
   const outbox = mailgunUrl
     ? undefined
-    : new OutboxMailer(await localLogs.open<OutboxMessage>('outbox'))
+    : new OutboxMailer(await stores.open<OutboxMessage>('outbox'))
   const mailer =
     outbox ??
     new MailgunMailer({
@@ -87,8 +99,9 @@ export async function testApp({
     log: logLine,
     logError: logLine,
     retry: { delayMs: 1 },
-    idempotency: await localLogs.idempotency(),
-    counter: await localLogs.sendCounter(),
+    idempotency: await stores.idempotency(),
+    counter: await stores.sendCounter(),
+    background,
     ...(clientTimeoutMs === undefined ? {} : { timeoutMs: clientTimeoutMs }),
     ...overrides,
   })
@@ -96,13 +109,38 @@ export async function testApp({
     app: checkedAgainst(servedContract, app),
     mailLog,
     outbox,
+    background,
     logs,
     cleanup: async () => {
+      await background.settled()
       await mailLog.close()
-      await localLogs.close()
+      await stores.close()
       await rm(dir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * For the test file: Mailgun's stand-in (`MailgunStandIn.forEachTest(reply)`), and before each
+ * test a `testApp` that sends through it, cleaned up once the test and its `afterEach` are done.
+ * `t` holds the running test's app.
+ * @example const { mailgun, t } = appPerTest({ timeoutMs: 500 })
+ */
+export function appPerTest({
+  reply,
+  ...options
+}: Omit<TestAppOptions, 'mailgunUrl'> & { reply?: () => MailgunReply } = {}): {
+  mailgun: MailgunStandIn
+  t: TestApp
+} {
+  const mailgun = MailgunStandIn.forEachTest(reply)
+  const t = {} as TestApp
+  beforeEach(async () => {
+    const current = await testApp({ mailgunUrl: mailgun.baseUrl, ...options })
+    Object.assign(t, current)
+    onTestFinished(current.cleanup)
+  })
+  return { mailgun, t }
 }
 
 /** POST /sendmail with the right key and a JSON content type, unless `headers` say otherwise. */

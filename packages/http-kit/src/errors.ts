@@ -42,8 +42,8 @@ const targets: Record<string, string> = {
 }
 
 /**
- * The validation hook of every route (`new OpenAPIHono({ defaultHook: validationHook })`): 400
- * `{"error":"invalid <what>","issues":[{path,message}]}`, paths dotted.
+ * The validation hook of every route: 400 `{"error":"invalid <what>","issues":[{path,message}]}`,
+ * paths dotted. `createServiceApp` sets it once; sub-apps mounted with `app.route()` use it.
  */
 export function validationHook(
   result:

@@ -1,4 +1,5 @@
 export { BuiltEntry, type BuiltEntryOptions, type Exit, type FailedStart } from './built-entry.js'
+export { DetaBaseStandIn, type DetaItem, type DetaRequest } from './deta-base-stand-in.js'
 export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
 export { type LargeUploadResult, largeUpload } from './large-upload.js'
 export {
@@ -12,4 +13,5 @@ export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
 export { killBuiltEntries } from './running-children.js'
 export { SmallDisk } from './small-disk.js'
 export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'
+export type { TestTls } from './tls.global-setup.js'
 export type { WireCommand } from './wire-codec.js'

@@ -1,0 +1,203 @@
+import {
+  DeadlineExceededError,
+  StoreFullError,
+  StoreUnavailableError,
+  withDeadline,
+} from '@movies-and-mail/http-kit'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import {
+  fingerprintOf,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  idempotencyKeyTtlMs,
+  scopedKey,
+} from '../idempotency/idempotency-store.js'
+import type { MailLog, MailLogEntry } from '../mail-log/mail-log.js'
+import { composeMail, type Mailer, type MailTemplate, type SendResult } from '../mailer/mailer.js'
+import { bucketsFor, type RateLimits } from '../rate-limits/buckets.js'
+import type { Admission, SendCounter } from '../rate-limits/send-counter.js'
+
+/** How a mail log insert that failed is tried again, after `delayMs` times the attempt. */
+export type MailLogRetry = { attempts?: number; delayMs?: number }
+
+export type SendMailDeps = {
+  mailer: Mailer
+  mailLog: MailLog<MailLogEntry>
+  template: MailTemplate
+  idempotency: IdempotencyStore
+  counter: SendCounter
+  rateLimits: RateLimits
+  /** How long the client waits for a store, and for the provider (MAIL_TIMEOUT_MS). */
+  timeoutMs: number
+  retry?: MailLogRetry | undefined
+  logError: (line: string) => void
+}
+
+/** A `POST /sendmail` whose key and body were checked. */
+export type SendMailRequest = {
+  email: string
+  name: string
+  /** The caller's `x-apikey`: its keys and its rate limit are its own. */
+  apiKey: string
+  idempotencyKey?: string | undefined
+}
+
+/** The answer: the provider's bytes (a 201, first or replayed), or why not. */
+export type SendMailOutcome = {
+  status: ContentfulStatusCode
+  body: string | { error: string }
+  headers?: Record<string, string>
+  /** A send that outlived the client's wait (504), settling on its own: keep it running. */
+  followUp?: Promise<void>
+}
+
+/**
+ * `POST /sendmail` from its checked request to its answer: the `Idempotency-Key` (a repeat gets
+ * the first answer and sends nothing), the rate limits (429), the send (504 once the client has
+ * waited `timeoutMs`: the send is followed to its end), then its outcome kept: logged and the
+ * key completed when the provider accepted it; otherwise the count given back and the key freed.
+ * A store that fails or hangs throws the kit's `StoreUnavailableError` or `StoreFullError`,
+ * which the error handler answers 503 or 507; nothing was sent then.
+ */
+export async function sendMail(
+  deps: SendMailDeps,
+  { email, name, apiKey, idempotencyKey }: SendMailRequest,
+): Promise<SendMailOutcome> {
+  const now = Date.now()
+
+  // The Idempotency-Key is taken for this request, unless an earlier request holds it.
+  const key = idempotencyKey === undefined ? undefined : await scopedKey(apiKey, idempotencyKey)
+  if (key !== undefined) {
+    const fingerprint = await fingerprintOf({ email, name })
+    const record = { fingerprint, takenAt: now, expiresAt: now + idempotencyKeyTtlMs }
+    const held = await askStore(deps, 'store of idempotency keys', () =>
+      deps.idempotency.take(key, record),
+    )
+    if (held) return answerHeld(held, fingerprint)
+  }
+  const freeKey = async () => {
+    if (key !== undefined) await deps.idempotency.release(key).catch(() => {})
+  }
+
+  // The send is counted before it goes out, so that simultaneous sends cannot all take the
+  // last slot of a limit.
+  const buckets = await bucketsFor({ email, apiKey }, deps.rateLimits)
+  const admission = await askStore(deps, 'send counter', () =>
+    deps.counter.take(buckets, now),
+  ).catch(async (error: unknown) => {
+    await freeKey()
+    throw error
+  })
+  if (!admission.admitted) {
+    await freeKey()
+    return tooMany(admission)
+  }
+
+  // The outcome is kept whether or not the client still waits for it.
+  const notSent = async () => {
+    // It reached no inbox: it does not count, and a retry with the key is a new request.
+    await deps.counter.giveBack(buckets, now).catch(() => {})
+    await freeKey()
+  }
+  const settle = async (result: SendResult) => {
+    if (!result.ok) return notSent()
+    await logSent(deps, { email, name, output: result.output })
+    if (key === undefined) return
+    await deps.idempotency.complete(key, { status: 201, body: result.body }).catch((error) => {
+      deps.logError(`sendmail: could not keep the answer of an Idempotency-Key: ${error}`)
+    })
+  }
+
+  // The client waits for the provider alone: once it accepted in time, the client gets its 201
+  // however long the mail log takes.
+  const sending = deps.mailer.send(composeMail(deps.template, { email, name }))
+  let result: SendResult
+  try {
+    result = await withDeadline(deps.timeoutMs, () => sending, { what: 'the mail provider' })
+  } catch (error) {
+    if (!(error instanceof DeadlineExceededError)) {
+      await notSent()
+      throw error
+    }
+    const followUp = sending.then(settle, notSent)
+    return { ...failure(504, 'the mail provider did not answer in time'), followUp }
+  }
+  await settle(result)
+  return result.ok ? { status: 201, body: result.body } : failure(result.status, result.error)
+}
+
+/** An answer that is not the provider's 201: a status and why. */
+function failure(status: number, error: string, headers?: Record<string, string>): SendMailOutcome {
+  return { status: status as ContentfulStatusCode, body: { error }, ...(headers && { headers }) }
+}
+
+/** The answer to a key an earlier request holds: that request's answer again, or why not. */
+function answerHeld(held: IdempotencyRecord, fingerprint: string): SendMailOutcome {
+  if (held.fingerprint !== undefined && held.fingerprint !== fingerprint) {
+    return failure(422, 'this Idempotency-Key was used with another request body')
+  }
+  if (!held.answer) return failure(409, 'a request with this Idempotency-Key is in progress')
+  const { status, body } = held.answer
+  return {
+    status: status as ContentfulStatusCode,
+    body,
+    headers: { 'idempotent-replayed': 'true' },
+  }
+}
+
+/** 429, naming the limit that refused and when a send fits in it again. */
+function tooMany({
+  bucket,
+  retryAfterMs,
+}: Extract<Admission, { admitted: false }>): SendMailOutcome {
+  const seconds = Math.ceil(retryAfterMs / 1000)
+  const what = bucket.startsWith('to:') ? 'this recipient' : 'this API key'
+  return failure(429, `too many sends for ${what}; try again in ${seconds} s`, {
+    'retry-after': String(seconds),
+  })
+}
+
+/**
+ * A store's answer within `timeoutMs`. A store that fails or hangs becomes the kit's error with
+ * the message the client gets (507 when it has no space, else 503 naming it); the cause is logged.
+ */
+async function askStore<T>(
+  { timeoutMs, logError }: SendMailDeps,
+  what: string,
+  operation: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await withDeadline(timeoutMs, operation, { what: `the ${what}` })
+  } catch (error) {
+    logError(`sendmail: ${what}: ${error instanceof Error ? error.message : String(error)}`)
+    if (error instanceof StoreFullError) {
+      throw new StoreFullError('no space left to store the request', { cause: error })
+    }
+    throw new StoreUnavailableError(`the ${what} does not answer`, { cause: error })
+  }
+}
+
+/**
+ * Logs a mail that went out. A failed insert is tried again; if it keeps failing, the whole
+ * record goes to the error log to be recovered, and the client still gets its 201: the mail was
+ * sent, and a client told otherwise would send it again.
+ */
+async function logSent({ mailLog, retry, logError }: SendMailDeps, entry: MailLogEntry) {
+  const { attempts = 3, delayMs = 100 } = retry ?? {}
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await mailLog.insert(entry)
+      return
+    } catch (error) {
+      if (attempt >= attempts) {
+        const reason = error instanceof Error ? error.message : String(error)
+        const record = JSON.stringify(entry)
+        logError(
+          `maillog: insert failed ${attempts} times (${reason}); record to recover: ${record}`,
+        )
+        return
+      }
+      await new Promise((resolve) => setTimeout(resolve, delayMs * attempt))
+    }
+  }
+}
