@@ -23,15 +23,21 @@ describe('DetaSendCounter', () => {
     expect((await open('sends-shared').take([bucket], now + 2)).admitted).toBe(false)
   })
 
-  it('stores one send per bucket, expiring with its window', async () => {
+  it('stores one item per bucket, its TAT, expiring when the bucket is empty again', async () => {
     const bucket = { key: 'key:abc', limit: { count: 5, windowMs: 90_000 } }
-    await open('sends-shape').take([bucket], 1_700_000_000_000)
-    const inserts = deta.requests.filter(
-      (request) => request.method === 'POST' && request.path.endsWith('/items'),
+    const counter = open('sends-shape')
+    for (const at of [1_700_000_000_000, 1_700_000_000_500]) await counter.take([bucket], at)
+    const puts = deta.requests.filter(
+      (request) => request.method === 'PUT' && request.path.endsWith('/items'),
     )
-    expect(inserts).toHaveLength(1)
-    expect(inserts[0]?.body).toMatchObject({
-      item: { bucket: 'key:abc', at: 1_700_000_000_000, __expires: expect.any(Number) },
-    })
+    // Each send rewrites the one item: 18 s of the window a send, from the later of now and TAT.
+    expect(puts.map((request) => request.body)).toEqual([
+      { items: [{ key: 'key:abc', tat: 1_700_000_018_000, __expires: expect.any(Number) }] },
+      { items: [{ key: 'key:abc', tat: 1_700_000_036_000, __expires: expect.any(Number) }] },
+    ])
+    const [first] = deta.items('sends-shape')
+    const expiresIn = Number(first?.__expires) - Date.now() / 1000
+    expect(expiresIn).toBeGreaterThan(34)
+    expect(expiresIn).toBeLessThan(39)
   })
 })

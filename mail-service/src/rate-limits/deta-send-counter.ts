@@ -1,14 +1,16 @@
 import { Deta } from 'deta'
+import { gcraGiveBack } from './gcra.js'
 import { type Admission, admit, type Bucket, type SendCounter } from './send-counter.js'
 
 type DetaBase = ReturnType<ReturnType<typeof Deta>['Base']>
-type Send = { bucket: string; at: number }
+/** A bucket as the Base keeps it: its TAT, and the Base forgets it once it is empty again. */
+type StoredBucket = { key: string; tat: number }
 
 /**
  * Sends counted in a Deta Base (`sends`), shared by every instance that uses it: one item per
- * counted send and bucket, expiring with its window, and a count is a query for the bucket's
- * sends inside the window. One instance counts one send at a time; two instances counting the
- * last slot of a bucket at the same moment may both take it, as a Base has no transactions.
+ * bucket holding its TAT (`gcra.ts`), which the Base forgets once the bucket is empty again. One
+ * instance counts one send at a time; two instances counting the last room of a bucket at the
+ * same moment may both take it, as a Base has no transactions.
  */
 export class DetaSendCounter implements SendCounter {
   readonly #base: DetaBase
@@ -24,53 +26,45 @@ export class DetaSendCounter implements SendCounter {
   }
 
   take(buckets: readonly Bucket[], now: number): Promise<Admission> {
-    const turn = this.#queue.then(() => this.#take(buckets, now))
-    this.#queue = turn.catch(() => {})
-    return turn
-  }
-
-  async #take(buckets: readonly Bucket[], now: number): Promise<Admission> {
-    const recent = new Map<Bucket, number[]>()
-    for (const bucket of buckets) recent.set(bucket, await this.#sendsOf(bucket, now))
-    const admission = admit(buckets, (bucket) => recent.get(bucket) ?? [], now)
-    if (!admission.admitted) return admission
-    for (const bucket of buckets) {
-      const send: Send = { bucket: bucket.key, at: now }
-      await this.#base.insert(send, undefined, {
-        expireIn: Math.ceil(bucket.limit.windowMs / 1000),
-      })
-    }
-    return admission
+    return this.#inTurn(async () => {
+      const stored = new Map<Bucket, number | undefined>()
+      for (const bucket of buckets) stored.set(bucket, await this.#tatOf(bucket, now))
+      const { admission, tats } = admit(buckets, (bucket) => stored.get(bucket), now)
+      for (const [bucket, tat] of tats) await this.#put(bucket, tat, now)
+      return admission
+    })
   }
 
   giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
-    const turn = this.#queue.then(async () => {
+    return this.#inTurn(async () => {
       for (const bucket of buckets) {
-        const { items } = await this.#base.fetch({ bucket: bucket.key, at }, { limit: 1 })
-        const counted = items[0] as { key?: string } | undefined
-        if (counted?.key) await this.#base.delete(counted.key)
+        const tat = gcraGiveBack(await this.#tatOf(bucket, at), bucket.limit, at)
+        if (tat === undefined) await this.#base.delete(bucket.key)
+        else await this.#put(bucket, tat, at)
       }
     })
-    this.#queue = turn.catch(() => {})
-    return turn
   }
 
   async prune(): Promise<number> {
-    // Each send expires with its window: the Base forgets it by itself.
+    // Each bucket expires once it is empty: the Base forgets it by itself.
     return 0
   }
 
-  async #sendsOf(bucket: Bucket, now: number): Promise<number[]> {
-    const times: number[] = []
-    let last: string | undefined
-    do {
-      const page = await this.#base.fetch(
-        { bucket: bucket.key, 'at?gt': now - bucket.limit.windowMs },
-        { limit: 1000, last },
-      )
-      for (const item of page.items as unknown as Send[]) times.push(item.at)
-      last = page.last
-    } while (last)
-    return times.sort((a, b) => a - b)
+  async #tatOf(bucket: Bucket, now: number): Promise<number | undefined> {
+    const item = (await this.#base.get(bucket.key)) as unknown as StoredBucket | null
+    // An item may outlive its TAT by up to a second: past it, the bucket is empty.
+    return item && item.tat > now ? item.tat : undefined
+  }
+
+  /** Keeps a bucket's TAT, to expire when the bucket is empty again: `tat` is `now`'s clock. */
+  async #put(bucket: Bucket, tat: number, now: number): Promise<void> {
+    const item: StoredBucket = { key: bucket.key, tat }
+    await this.#base.put(item, undefined, { expireIn: Math.ceil((tat - now) / 1000) + 1 })
+  }
+
+  #inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.#queue.then(work)
+    this.#queue = turn.catch(() => {})
+    return turn
   }
 }

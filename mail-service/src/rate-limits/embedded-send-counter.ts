@@ -1,91 +1,83 @@
 import type { EmbeddedEnv } from '@movies-and-mail/embedded-store'
 import type { Database } from 'lmdb'
-import { type Admission, admit, type Bucket, inWindow, type SendCounter } from './send-counter.js'
+import { gcraGiveBack } from './gcra.js'
+import { type Admission, admit, type Bucket, type SendCounter } from './send-counter.js'
 
 /**
- * Sends counted in the service's embedded store (database `sends`: per bucket, the times of
- * its sends inside the window), so a restart forgets none. A count resolves once committed
- * and synced. This process owns the store, and counts run one at a time, so two requests
- * cannot both take the last slot.
+ * Sends counted in the service's embedded store (database `sends`: each bucket's TAT), so a
+ * restart forgets none. A count resolves once committed and synced. This process owns the
+ * store, and the counts of one bucket run one after another, so two requests cannot both take
+ * its last room; counts of other buckets go on meanwhile.
  */
-/** A bucket as stored: its window when last counted, and its sends inside it. */
-type Stored = { windowMs: number; sends: number[] }
-
 export class EmbeddedSendCounter implements SendCounter {
   readonly #env: EmbeddedEnv
-  readonly #sends: Database<string, string>
-  #queue: Promise<unknown> = Promise.resolve()
+  readonly #tats: Database<string, string>
+  /** The count in flight of each bucket it touches. */
+  readonly #busy = new Map<string, Promise<unknown>>()
 
   constructor(env: EmbeddedEnv) {
     this.#env = env
-    this.#sends = env.database<string>('sends', 'string')
+    this.#tats = env.database<string>('sends', 'string')
   }
 
   take(buckets: readonly Bucket[], now: number): Promise<Admission> {
-    const turn = this.#queue.then(() => this.#take(buckets, now))
-    this.#queue = turn.catch(() => {})
-    return turn
-  }
-
-  async #take(buckets: readonly Bucket[], now: number): Promise<Admission> {
-    const recent = new Map(
-      buckets.map((bucket) => [bucket, inWindow(this.#read(bucket), bucket.limit, now)]),
-    )
-    const admission = admit(buckets, (bucket) => recent.get(bucket) ?? [], now)
-    if (!admission.admitted) return admission
-    const writes = buckets.map((bucket): [string, string] => {
-      const sends = [...(recent.get(bucket) ?? []), now]
-      const stored: Stored = { windowMs: bucket.limit.windowMs, sends }
-      return [bucket.key, JSON.stringify(stored)]
+    return this.#inTurn(buckets, async () => {
+      const { admission, tats } = admit(buckets, (bucket) => this.#tatOf(bucket), now)
+      if (admission.admitted) await this.#store(tats)
+      return admission
     })
-    const bytes = writes.reduce((sum, [, json]) => sum + json.length, 0)
-    await this.#env.commit(bytes, () => {
-      for (const [key, json] of writes) this.#sends.put(key, json)
-    })
-    return admission
   }
 
   giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
-    const turn = this.#queue.then(async () => {
-      const writes = buckets.flatMap((bucket): [string, string][] => {
-        const value = this.#sends.get(bucket.key)
-        if (value === undefined) return []
-        const stored = JSON.parse(value) as Stored
-        const index = stored.sends.lastIndexOf(at)
-        if (index < 0) return []
-        stored.sends.splice(index, 1)
-        return [[bucket.key, JSON.stringify(stored)]]
-      })
-      if (writes.length === 0) return
-      const bytes = writes.reduce((sum, [, json]) => sum + json.length, 0)
-      await this.#env.commit(bytes, () => {
-        for (const [key, json] of writes) this.#sends.put(key, json)
-      })
+    return this.#inTurn(buckets, async () => {
+      const tats = new Map(
+        buckets.map((bucket) => [bucket, gcraGiveBack(this.#tatOf(bucket), bucket.limit, at)]),
+      )
+      await this.#store(tats)
     })
-    this.#queue = turn.catch(() => {})
-    return turn
   }
 
-  prune(now: number): Promise<number> {
-    const turn = this.#queue.then(async () => {
-      const stale: string[] = []
-      for (const { key, value } of this.#sends.getRange()) {
-        const { windowMs, sends } = JSON.parse(value) as Stored
-        if (sends.every((at) => at <= now - windowMs)) stale.push(key)
-      }
-      if (stale.length > 0) {
-        await this.#env.commit(0, () => {
-          for (const key of stale) this.#sends.remove(key)
-        })
-      }
-      return stale.length
-    })
-    this.#queue = turn.catch(() => {})
-    return turn
+  async prune(now: number): Promise<number> {
+    const empty: string[] = []
+    for (const { key, value } of this.#tats.getRange()) {
+      if (Number(value) <= now && !this.#busy.has(key)) empty.push(key)
+    }
+    if (empty.length > 0) {
+      await this.#env.commit(0, () => {
+        for (const key of empty) this.#tats.remove(key)
+      })
+    }
+    return empty.length
   }
 
-  #read(bucket: Bucket): number[] {
-    const value = this.#sends.get(bucket.key)
-    return value === undefined ? [] : (JSON.parse(value) as Stored).sends
+  #tatOf(bucket: Bucket): number | undefined {
+    const value = this.#tats.get(bucket.key)
+    return value === undefined ? undefined : Number(value)
+  }
+
+  /** Keeps the buckets' new TATs in one commit (undefined: the bucket is empty again). */
+  async #store(tats: Map<Bucket, number | undefined>): Promise<void> {
+    if (tats.size === 0) return
+    await this.#env.commit(tats.size * 24, () => {
+      for (const [bucket, tat] of tats) {
+        if (tat === undefined) this.#tats.remove(bucket.key)
+        else this.#tats.put(bucket.key, String(tat))
+      }
+    })
+  }
+
+  /** Runs `work` once no count touching these buckets is in flight. */
+  async #inTurn<T>(buckets: readonly Bucket[], work: () => Promise<T>): Promise<T> {
+    const keys = buckets.map((bucket) => bucket.key)
+    while (keys.some((key) => this.#busy.has(key))) {
+      await Promise.allSettled(keys.map((key) => this.#busy.get(key)))
+    }
+    const done = work()
+    for (const key of keys) this.#busy.set(key, done)
+    try {
+      return await done
+    } finally {
+      for (const key of keys) if (this.#busy.get(key) === done) this.#busy.delete(key)
+    }
   }
 }

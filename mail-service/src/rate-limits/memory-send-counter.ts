@@ -1,39 +1,32 @@
-import { type Admission, admit, type Bucket, inWindow, type SendCounter } from './send-counter.js'
+import { gcraGiveBack } from './gcra.js'
+import { type Admission, admit, type Bucket, type SendCounter } from './send-counter.js'
 
-/**
- * Sends counted in memory only: the Worker's counter without a Deta Base (per isolate), and
- * tests. A bucket keeps only the sends inside its window.
- */
+/** Sends counted in memory only: for tests, and for what needs no durable state. */
 export class MemorySendCounter implements SendCounter {
-  readonly #sends = new Map<string, number[]>()
+  /** Each bucket's TAT. */
+  readonly #tats = new Map<string, number>()
 
   async take(buckets: readonly Bucket[], now: number): Promise<Admission> {
-    const recent = new Map(
-      buckets.map((bucket) => [
-        bucket,
-        inWindow(this.#sends.get(bucket.key) ?? [], bucket.limit, now),
-      ]),
-    )
-    const admission = admit(buckets, (bucket) => recent.get(bucket) ?? [], now)
-    for (const [bucket, sends] of recent) {
-      if (admission.admitted) sends.push(now)
-      if (sends.length > 0) this.#sends.set(bucket.key, sends)
-      else this.#sends.delete(bucket.key)
-    }
+    const { admission, tats } = admit(buckets, (bucket) => this.#tats.get(bucket.key), now)
+    for (const [bucket, tat] of tats) this.#tats.set(bucket.key, tat)
     return admission
   }
 
   async giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
     for (const bucket of buckets) {
-      const sends = this.#sends.get(bucket.key) ?? []
-      const index = sends.lastIndexOf(at)
-      if (index >= 0) sends.splice(index, 1)
-      if (sends.length === 0) this.#sends.delete(bucket.key)
+      const tat = gcraGiveBack(this.#tats.get(bucket.key), bucket.limit, at)
+      if (tat === undefined) this.#tats.delete(bucket.key)
+      else this.#tats.set(bucket.key, tat)
     }
   }
 
-  async prune(): Promise<number> {
-    // `take` keeps only the sends inside a window and drops a bucket once none is left.
-    return 0
+  async prune(now: number): Promise<number> {
+    let pruned = 0
+    for (const [key, tat] of this.#tats) {
+      if (tat > now) continue
+      this.#tats.delete(key)
+      pruned += 1
+    }
+    return pruned
   }
 }

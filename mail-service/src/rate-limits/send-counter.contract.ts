@@ -25,17 +25,40 @@ export function describeSendCounterContract(
       await fixture.cleanup()
     })
 
-    it('admits up to the limit, then refuses until the oldest send leaves the window', async () => {
+    it('admits up to the limit at once, then one more every window / limit', async () => {
       const t0 = 1_000_000_000_000
+      const twentyMinutes = 1_200_000
       for (const at of [t0, t0 + 1_000, t0 + 2_000]) {
         expect(await fixture.counter.take([threePerHour], at)).toEqual({ admitted: true })
       }
       expect(await fixture.counter.take([threePerHour], t0 + 3_000)).toEqual({
         admitted: false,
         bucket: threePerHour.key,
-        retryAfterMs: 3_600_000 - 3_000,
+        retryAfterMs: twentyMinutes - 3_000,
       })
-      expect(await fixture.counter.take([threePerHour], t0 + 3_600_001)).toEqual({ admitted: true })
+      expect((await fixture.counter.take([threePerHour], t0 + twentyMinutes - 1)).admitted).toBe(
+        false,
+      )
+      expect(await fixture.counter.take([threePerHour], t0 + twentyMinutes)).toEqual({
+        admitted: true,
+      })
+      expect((await fixture.counter.take([threePerHour], t0 + twentyMinutes + 1)).admitted).toBe(
+        false,
+      )
+      // Once the window has passed with no send, the whole limit fits at once again.
+      const later = t0 + 2 * 3_600_000
+      for (const at of [later, later, later]) {
+        expect((await fixture.counter.take([threePerHour], at)).admitted).toBe(true)
+      }
+      expect((await fixture.counter.take([threePerHour], later)).admitted).toBe(false)
+    })
+
+    it('forgets buckets once they are empty again', async () => {
+      const t0 = 1_000_000_000_000
+      await fixture.counter.take([twoPerMinute], t0)
+      expect(await fixture.counter.prune(t0 + 1_000)).toBe(0)
+      await fixture.counter.prune(t0 + 60_000)
+      expect(await fixture.counter.take([twoPerMinute], t0 + 60_000)).toEqual({ admitted: true })
     })
 
     it('counts in no bucket when one of them is full', async () => {
