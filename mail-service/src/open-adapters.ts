@@ -10,13 +10,27 @@ import { DetaSendCounter } from './rate-limits/deta-send-counter.js'
 import type { SendCounter } from './rate-limits/send-counter.js'
 
 /**
- * The stores an entry keeps itself when no Deta Base is set: embedded on Node
- * (`node/embedded-stores.ts`), in memory on Workers.
+ * Where the service's state lives, each kind on its own: the logs (the mail log and the outbox),
+ * the idempotency keys and the send counts. An entry chooses, by its settings and its runtime.
  */
-export type LocalStores = {
+export type StateStores = {
   open<T extends object>(name: 'maillog' | 'outbox'): Promise<MailLog<T>>
   idempotency(): Promise<IdempotencyStore>
   sendCounter(): Promise<SendCounter>
+}
+
+/** Every kind of state in the Deta Base DETA_PROJECT_KEY names (bases maillog, outbox, ...). */
+export function detaStores(settings: Settings): StateStores | undefined {
+  const { deta, mail } = settings
+  if (!deta) return undefined
+  return {
+    open: async (baseName) =>
+      new DetaMailLog({ ...deta, baseName, retentionDays: settings.mailLogRetentionDays }),
+    // A key still without an answer this long after it was taken lost its instance.
+    idempotency: async () =>
+      new DetaIdempotencyStore({ ...deta, abandonAfterMs: mail.giveUpMs + 60_000 }),
+    sendCounter: async () => new DetaSendCounter(deta),
+  }
 }
 
 export type Adapters = {
@@ -29,26 +43,15 @@ export type Adapters = {
 }
 
 /**
- * Wires the adapters the settings ask for: the logs, the idempotency keys and the send counts
- * in a Deta Base when DETA_PROJECT_KEY is set (else `local`), and Mailgun or the outbox as the
- * transport. Shared by both entries.
+ * Opens the state where `stores` say and wires Mailgun or the outbox as the transport. Shared
+ * by both entries.
  */
 export async function openAdapters(
   settings: Settings,
-  local: LocalStores,
+  stores: StateStores,
   logError: (line: string) => void = console.error,
 ): Promise<Adapters> {
-  const { deta, transport, mail } = settings
-  const stores: LocalStores = deta
-    ? {
-        open: async (baseName) =>
-          new DetaMailLog({ ...deta, baseName, retentionDays: settings.mailLogRetentionDays }),
-        // A key still without an answer this long after it was taken lost its instance.
-        idempotency: async () =>
-          new DetaIdempotencyStore({ ...deta, abandonAfterMs: mail.giveUpMs + 60_000 }),
-        sendCounter: async () => new DetaSendCounter(deta),
-      }
-    : local
+  const { transport, mail } = settings
   const mailLog = await stores.open<MailLogEntry>('maillog')
   const idempotency = await stores.idempotency()
   const counter = await stores.sendCounter()
@@ -61,21 +64,18 @@ export async function openAdapters(
   return { mailLog, mailer: outbox, outbox, idempotency, counter }
 }
 
-/** The lines an entry prints at start, saying plainly where mail goes and where logs live. */
-export function describeSetup(settings: Settings, localLogs: string): string[] {
-  const { transport, deta } = settings
-  const logs = deta
-    ? `Deta Base at ${deta.host} (bases maillog, outbox, idempotency, sends)`
-    : localLogs
+/** The lines an entry prints at start, saying plainly where mail goes and where state lives. */
+export function describeSetup(settings: Settings, logs: string): string[] {
+  const { transport } = settings
   if (transport.kind === 'mailgun') {
     return [
       `transport: Mailgun at ${transport.baseUrl}, domain ${transport.domain}`,
-      `logs: ${logs}`,
+      `state: ${logs}`,
     ]
   }
   return [
     '*** OUTBOX MODE: mail is NOT delivered. Messages are only kept; list them with GET /outbox.',
     '*** To send for real, set MAIL_APIKEY and MAIL_DOMAIN (Mailgun).',
-    `logs: ${logs}`,
+    `state: ${logs}`,
   ]
 }

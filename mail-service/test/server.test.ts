@@ -94,7 +94,7 @@ describe('node dist/server.js', () => {
       DETA_PROJECT_KEY: 'e2e0_projectsecret',
       DETA_BASE_HOST: deta.host,
     })
-    expect(server.output).toContain(`logs: Deta Base at ${deta.host}`)
+    expect(server.output).toContain(`state: Deta Base at ${deta.host}`)
     expect((await post(server.url, 'k', { email: 'ada@example.com', name: 'Ada' })).status).toBe(
       201,
     )

@@ -2,7 +2,7 @@ import { redactText, withDeadline } from '@movies-and-mail/http-kit'
 import { batchedLines, listen, reachableAt, stopOnSignals } from '@movies-and-mail/http-kit/node'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
-import { describeSetup, openAdapters } from '../open-adapters.js'
+import { describeSetup, detaStores, openAdapters } from '../open-adapters.js'
 import { Background } from '../sendmail/background.js'
 import { type KeptApiKey, keptApiKey } from './api-key-file.js'
 import { EmbeddedStores } from './embedded-stores.js'
@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   const settings = parseEnv(process.env)
   // Opened by the first store asked for: not at all when the stores live in a Deta Base.
   const localStores = new EmbeddedStores(settings.dataDir)
-  const adapters = await openAdapters(settings, localStores)
+  const deta = detaStores(settings)
+  const adapters = await openAdapters(settings, deta ?? localStores)
   // Mail never runs open: without API_KEYS, the key made at the first start is kept in DATA_DIR.
   const kept = settings.apiKeys.length > 0 ? undefined : await keptApiKey(settings.dataDir)
   const apiKeys = kept ? [kept.key] : settings.apiKeys
@@ -45,7 +46,12 @@ async function main(): Promise<void> {
   const banner = [
     `mail-service listening on ${url}${everywhere ? ' on every interface' : ''}`,
     `docs: ${local}/docs`,
-    ...describeSetup(settings, `embedded store in ${settings.dataDir}`),
+    ...describeSetup(
+      settings,
+      settings.deta
+        ? `Deta Base at ${settings.deta.host} (bases maillog, outbox, idempotency, sends)`
+        : `embedded store in ${settings.dataDir}`,
+    ),
     ...(kept ? keyBanner(kept) : []),
   ]
   // One write, so whoever reads the output sees the banner whole (the key's frame included).

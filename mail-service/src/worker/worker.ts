@@ -2,7 +2,7 @@ import { createApp, type MailApp } from '../app.js'
 import { parseEnv } from '../env.js'
 import { MemoryIdempotencyStore } from '../idempotency/memory-idempotency-store.js'
 import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
-import { describeSetup, openAdapters } from '../open-adapters.js'
+import { describeSetup, detaStores, openAdapters } from '../open-adapters.js'
 import { MemorySendCounter } from '../rate-limits/memory-send-counter.js'
 
 type Bindings = Record<string, unknown>
@@ -18,15 +18,18 @@ async function build(bindings: Bindings): Promise<MailApp> {
   )
   const settings = parseEnv(raw)
   // Without a Deta Base, what the Worker keeps lives as long as its isolate.
-  const adapters = await openAdapters(settings, {
-    open: async () => new MemoryMailLog(),
-    idempotency: async () => new MemoryIdempotencyStore(),
-    sendCounter: async () => new MemorySendCounter(),
-  })
-  for (const line of describeSetup(
+  const adapters = await openAdapters(
     settings,
-    'in memory only (set DETA_PROJECT_KEY to keep them)',
-  )) {
+    detaStores(settings) ?? {
+      open: async () => new MemoryMailLog(),
+      idempotency: async () => new MemoryIdempotencyStore(),
+      sendCounter: async () => new MemorySendCounter(),
+    },
+  )
+  const state = settings.deta
+    ? `Deta Base at ${settings.deta.host} (bases maillog, outbox, idempotency, sends)`
+    : 'in memory only (set DETA_PROJECT_KEY to keep them)'
+  for (const line of describeSetup(settings, state)) {
     console.log(line)
   }
   // With no key the guard lets everything through (DESIGN.md), and the mail service must never
