@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 
 const serviceDir = fileURLToPath(new URL('..', import.meta.url))
 const entry = join(serviceDir, 'dist/server.js')
+const workerBundle = join(serviceDir, 'dist-worker/bundle/entry.js')
 
 function newestSourceChange(dir: string): number {
   return Math.max(
@@ -17,20 +18,27 @@ function newestSourceChange(dir: string): number {
   )
 }
 
-function builtAt(): number {
+function builtAt(file: string): number {
   try {
-    return statSync(entry).mtimeMs
+    return statSync(file).mtimeMs
   } catch {
     return -1
   }
 }
 
+function run(script: string): void {
+  execFileSync(process.execPath, [script], { cwd: serviceDir, stdio: 'inherit' })
+}
+
 /**
- * Builds the Node entry once, before any test file runs, when it is missing or older than the
- * sources: the integration tests start the real `dist/server.js`, and several test files
- * building it side by side would replace it under each other's running processes.
+ * Builds the Node entry, then the Worker from it, once, before any test file runs, when either
+ * is missing or older than the sources: the integration tests start the real `dist/server.js`
+ * and run `dist-worker/bundle/entry.js` under Miniflare, and several test files building them
+ * side by side would replace them under each other's running processes.
  */
-export default function buildEntryWhenStale(): void {
-  if (builtAt() >= newestSourceChange(join(serviceDir, 'src'))) return
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: serviceDir, stdio: 'inherit' })
+export default function buildEntriesWhenStale(): void {
+  const sources = newestSourceChange(join(serviceDir, 'src'))
+  if (builtAt(entry) < sources) run('scripts/build.mjs')
+  // The Worker holds the web app the Node build makes: it is stale when that is newer.
+  if (builtAt(workerBundle) < Math.max(sources, builtAt(entry))) run('scripts/build-worker.mjs')
 }

@@ -1,5 +1,5 @@
 import type { DurableObjectState } from '@cloudflare/workers-types'
-import { redactText } from '@movies-and-mail/http-kit'
+import { redactText, requestIdFor, requestLine, SettingsError } from '@movies-and-mail/http-kit'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { DurableItemStore } from '../store/durable/durable-item-store.js'
@@ -38,6 +38,7 @@ export class ItemsObject {
   }
 
   async fetch(request: Request): Promise<Response> {
+    const startedAt = performance.now()
     // Opened by the first request, not the constructor: the MongoDB driver's sockets must be
     // opened by a request of the object to serve the ones after it. The requests that come
     // meanwhile wait for the same opening.
@@ -48,12 +49,17 @@ export class ItemsObject {
     } catch (error) {
       // Tried again by the next request: a database that was down may be back.
       this.#app = undefined
-      const line = `items-service cannot start: ${error instanceof Error ? error.message : error}`
-      console.error(redactText(line))
-      return Response.json(
-        { error: 'the service cannot reach its store or is misconfigured; its log says why' },
-        { status: 503 },
-      )
+      const reason = error instanceof Error ? error.message : String(error)
+      console.error(redactText(`items-service cannot start: ${reason}`))
+      // As the app answers a database that does not answer; a bad setting, as mail's Worker does.
+      const answer =
+        error instanceof SettingsError
+          ? { error: 'the service is misconfigured; its log says which setting' }
+          : { error: 'database unavailable' }
+      const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
+      const path = new URL(request.url).pathname
+      console.log(requestLine(requestId, request.method, path, 503, startedAt).trimEnd())
+      return Response.json(answer, { status: 503, headers: { 'x-request-id': requestId } })
     }
     return app(request)
   }
@@ -70,6 +76,7 @@ async function open(state: DurableObjectState, raw: Record<string, string>): Pro
       dbName: settings.dbName,
       collectionName: settings.collectionName,
       timeoutMs: settings.connectTimeoutMs,
+      socketTimeouts: false,
     })
   } else {
     store = new DurableItemStore(state.storage)

@@ -53,6 +53,13 @@ export type MongoItemStoreOptions = {
   collectionName?: string
   /** How long to wait for the database, at start and on each operation (each batch of a list). */
   timeoutMs?: number
+  /**
+   * Whether each socket read also times out at `timeoutMs` (true by default). The Workers
+   * runtime's `node:net` adds a listener at every such timeout it arms and never removes it, so
+   * a client held across requests there gathers them without end: on Workers it is off, and the
+   * deadline of each operation alone bounds the wait.
+   */
+  socketTimeouts?: boolean
 }
 
 /**
@@ -99,6 +106,7 @@ export class MongoItemStore implements ItemStore {
     dbName = 'data',
     collectionName = 'movies',
     timeoutMs = 10_000,
+    socketTimeouts = true,
   }: MongoItemStoreOptions): Promise<MongoItemStore> {
     // The driver ignores `timeoutMS` (it warns so) and no setting of its bounds a whole
     // operation: each step has its own budget, and a failed read is tried again. So each
@@ -109,7 +117,7 @@ export class MongoItemStore implements ItemStore {
       serverSelectionTimeoutMS: timeoutMs,
       connectTimeoutMS: timeoutMs,
       waitQueueTimeoutMS: timeoutMs,
-      socketTimeoutMS: timeoutMs,
+      socketTimeoutMS: socketTimeouts ? timeoutMs : 0,
       appName: 'items-service',
     })
     let follower: MongoChangeFollower | undefined

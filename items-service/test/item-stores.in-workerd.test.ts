@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto'
+import { MongoClient } from 'mongodb'
+import { afterAll, beforeAll, describe } from 'vitest'
+import { describeItemStoreContract } from './item-store.contract.js'
+import { StoreHarness } from './support/store-harness.js'
+
+// The stores the Worker runs, run where the Worker runs them: inside workerd, reached through a
+// harness Worker under Miniflare, one Durable Object (so one fresh store) per test.
+
+describe('in workerd', () => {
+  let harness: StoreHarness
+  beforeAll(async () => {
+    harness = await StoreHarness.start()
+  })
+  afterAll(() => harness?.dispose())
+
+  // A Durable Object's storage exists only there.
+  describeItemStoreContract('DurableItemStore (in workerd)', () => harness.open())
+})
+
+const url = process.env.TEST_MONGODB_URL
+if (!url) {
+  console.log(
+    'MongoDB-in-workerd contract suite skipped: set TEST_MONGODB_URL=mongodb://... to run it against a server',
+  )
+}
+
+describe.skipIf(!url)('in workerd, on MongoDB', () => {
+  // One database per run, so that runs never see each other's data; dropped at the end.
+  const dbName = `items_workerd_${Date.now()}_${randomBytes(3).toString('hex')}`
+  let collections = 0
+  let harness: StoreHarness
+  beforeAll(async () => {
+    // The driver is bundled for the runtime by wrangler's dry run, as the Worker's is.
+    harness = await StoreHarness.start({ mongodb: true })
+  }, 60_000)
+  afterAll(async () => {
+    await harness?.dispose()
+    const client = await new MongoClient(url as string).connect()
+    await client.db(dbName).dropDatabase()
+    await client.close()
+  })
+
+  describeItemStoreContract('MongoItemStore (in workerd)', () =>
+    harness.open({
+      mongodb: {
+        url: url as string,
+        dbName,
+        collectionName: `movies_${++collections}`,
+        timeoutMs: 5_000,
+      },
+    }),
+  )
+})

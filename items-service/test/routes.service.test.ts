@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest'
+import { EventReader } from './support/event-reader.js'
+import { targets, useRunning } from './support/targets.js'
+
+const json = { 'content-type': 'application/json', 'x-apikey': 'test-key' }
+const heat = { id: 'tt0113277', name: 'Heat', genre: 'Crime' }
+
+describe.each(targets)('the service around the items on $name', (target) => {
+  const service = useRunning(target, {
+    ITEMS_APIKEY: 'test-key',
+    CORS_ORIGINS: 'https://app.example',
+    EVENTS_HEARTBEAT_MS: '200',
+  })
+  const call = (route: string, init: RequestInit = {}) => service().request(route, init)
+  const follow = async (headers: Record<string, string> = {}) => {
+    const response = await call('/items/events', { headers })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/event-stream')
+    return new EventReader(response.body)
+  }
+
+  it('applies ITEMS_APIKEY and CORS_ORIGINS from the settings', async () => {
+    const refused = await call('/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://app.example' },
+      body: JSON.stringify(heat),
+    })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    const wrongKey = await call('/items', {
+      method: 'POST',
+      headers: { ...json, 'x-apikey': 'nope' },
+      body: JSON.stringify(heat),
+    })
+    expect(wrongKey.status).toBe(401)
+    expect(await (await call('/items')).json()).toEqual([])
+    const other = await call('/items', { headers: { origin: 'https://other.example' } })
+    expect(other.status).toBe(200)
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  it('answers a preflight from the allowed origin, and not from another', async () => {
+    const preflight = (origin: string) =>
+      call('/items', {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, x-apikey',
+        },
+      })
+    const allowed = await preflight('https://app.example')
+    expect(allowed.status).toBe(204)
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST')
+    const refused = await preflight('https://other.example')
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  it("keeps a client's x-request-id and makes one when none is given", async () => {
+    const kept = await call('/healthz', { headers: { 'x-request-id': 'client-id.42' } })
+    expect(kept.headers.get('x-request-id')).toBe('client-id.42')
+    const made = [await call('/healthz'), await call('/healthz')].map((response) =>
+      response.headers.get('x-request-id'),
+    )
+    expect(made[0]).toMatch(/^[\w.:-]+$/)
+    expect(made[1]).not.toBe(made[0])
+  })
+
+  // Both print one line per request to stdout: Node's process, and the Worker's console (which
+  // workerd writes to its stdout; the platform keeps it in the Worker's logs).
+  it('writes one log line per request with its id, and never the key', async () => {
+    const response = await call('/healthz')
+    const requestId = response.headers.get('x-request-id') as string
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const lines = service()
+      .stdout.split('\n')
+      .filter((line) => line.includes(` ${requestId} `))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/ GET \/healthz 200 \d+(\.\d+)?ms$/)
+    expect(service().stdout).not.toContain('test-key')
+  })
+
+  it('streams an updated event after a PUT, and replays what a reconnect missed', async () => {
+    const events = await follow()
+    const { id: start } = await events.block()
+    expect(start).toMatch(/^\d+$/)
+    await call('/items', { method: 'POST', headers: json, body: JSON.stringify(heat) })
+    await call('/items/tt0113277', { method: 'PUT', headers: json, body: '{"year":1995}' })
+    const [created, updated] = [await events.event(), await events.event()]
+    expect([created.event, updated.event]).toEqual(['created', 'updated'])
+    expect(JSON.parse(updated.data)).toEqual({ ...JSON.parse(created.data), year: 1995 })
+    await events.cancel()
+
+    // Changes while no one follows, then a reconnect from the last event seen.
+    await call('/items/tt0113277', { method: 'PUT', headers: json, body: '{"year":1996}' })
+    await call('/items/tt0113277', { method: 'DELETE', headers: json })
+    const replay = await follow({ 'last-event-id': updated.id as string })
+    const missed = [await replay.event(), await replay.event()]
+    expect(missed.map(({ event, data }) => [event, JSON.parse(data).year])).toEqual([
+      ['updated', 1996],
+      ['deleted', 1996],
+    ])
+    // A quiet stream gets heartbeats (comments), at EVENTS_HEARTBEAT_MS.
+    expect((await replay.block(2_000)).comments.length).toBeGreaterThan(0)
+    await replay.cancel()
+  })
+
+  it('serves the page at /, its script, /docs, /openapi.json and /healthz', async () => {
+    const page = await call('/')
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect(await page.text()).toContain('<script type="module" src="/assets/app.js"></script>')
+    const script = await call('/assets/app.js')
+    expect(script.status).toBe(200)
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/)
+    expect((await script.text()).length).toBeGreaterThan(1_000)
+
+    const docs = await call('/docs')
+    expect(docs.status).toBe(200)
+    expect(await docs.text()).toContain('docs/swagger-ui-bundle.js')
+    expect((await call('/docs/swagger-ui-bundle.js')).status).toBe(200)
+    const openapi = await call('/openapi.json')
+    expect(openapi.status).toBe(200)
+    const document = await openapi.json()
+    expect(document.openapi).toMatch(/^3\./)
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/items', '/items/{id}', '/items/events', '/healthz']),
+    )
+
+    const health = await call('/healthz')
+    expect(health.status).toBe(200)
+    expect(await health.json()).toEqual(expect.any(Object))
+  })
+})

@@ -1,0 +1,87 @@
+// A test-only Worker: each Durable Object of STORES owns one ItemStore, the one its first call
+// opens, and runs each call it is sent on it: `POST /<object name>` with `{ method, args }`,
+// answered with `{ value }` or `{ thrown: { name, message } }`. Bytes travel as `{ $bytes }`
+// (base64). `test/support/store-harness.ts` bundles it and calls it from the tests.
+import type { DurableObjectNamespace, DurableObjectState } from '@cloudflare/workers-types'
+import { DurableItemStore } from '../../src/store/durable/durable-item-store.js'
+import type { ItemStore } from '../../src/store/item-store.js'
+import type { MongoItemStoreOptions } from '../../src/store/mongo/mongo-item-store.js'
+
+/** Set by the bundling: whether the MongoDB driver is in the bundle. */
+declare const WITH_MONGODB: boolean
+
+/** What `open` is given: nothing for the object's SQLite storage, or where MongoDB is. */
+export type OpenOptions = { mongodb?: MongoItemStoreOptions }
+
+export type Call = { method: 'open' | keyof ItemStore; args: unknown[] }
+
+const calls = new Set([
+  'list',
+  'find',
+  'query',
+  'insert',
+  'update',
+  'remove',
+  'restore',
+  'ping',
+  'close',
+])
+
+/** Bytes as `{ $bytes: base64 }`, anywhere in a value; everything else as it is. */
+function encode(value: unknown): unknown {
+  if (value instanceof Uint8Array) return { $bytes: Buffer.from(value).toString('base64') }
+  if (Array.isArray(value)) return value.map(encode)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, encode(field)]))
+  }
+  return value
+}
+
+async function openStore(state: DurableObjectState, { mongodb }: OpenOptions): Promise<ItemStore> {
+  if (!mongodb) return new DurableItemStore(state.storage)
+  // A constant of the bundling: without the driver, esbuild leaves this branch out.
+  if (WITH_MONGODB) {
+    const { MongoItemStore } = await import('../../src/store/mongo/mongo-item-store.js')
+    return MongoItemStore.connect(mongodb)
+  }
+  throw new Error('this bundle has no MongoDB driver')
+}
+
+export class StoreObject {
+  readonly #state: DurableObjectState
+  #store: Promise<ItemStore> | undefined
+
+  constructor(state: DurableObjectState) {
+    this.#state = state
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const { method, args } = (await request.json()) as Call
+    try {
+      if (method === 'open') {
+        this.#store ??= openStore(this.#state, (args[0] ?? {}) as OpenOptions)
+        await this.#store
+        return Response.json({ value: null })
+      }
+      if (!this.#store || !calls.has(method)) throw new Error(`cannot call ${method} now`)
+      const store = (await this.#store) as unknown as Record<
+        string,
+        (...args: unknown[]) => unknown
+      >
+      // JSON has no undefined: a missing If-Match comes as null.
+      const value = await store[method]?.(...args.map((arg) => arg ?? undefined))
+      return Response.json({ value: encode(value) ?? null })
+    } catch (error) {
+      const { name, message } = error instanceof Error ? error : new Error(String(error))
+      return Response.json({ thrown: { name, message } })
+    }
+  }
+}
+
+export default {
+  fetch(request: Request, bindings: { STORES: DurableObjectNamespace }): Promise<Response> {
+    const name = decodeURIComponent(new URL(request.url).pathname.slice(1))
+    const object = bindings.STORES.get(bindings.STORES.idFromName(name))
+    return object.fetch(request as never) as unknown as Promise<Response>
+  },
+}

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { Readable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { Miniflare, type MiniflareOptions } from 'miniflare'
+
+/** The Worker exactly as `wrangler deploy` uploads it: the build's dry run writes it. */
+export const bundlePath = fileURLToPath(
+  new URL('../../dist-worker/bundle/entry.js', import.meta.url),
+)
+
+const wranglerToml = readFileSync(new URL('../../wrangler.toml', import.meta.url), 'utf8')
+/** The date and flags the deployment uses (wrangler.toml), so that the tests run what ships. */
+export const compatibilityDate = /^compatibility_date = "([\d-]+)"/m.exec(wranglerToml)?.[1]
+export const compatibilityFlags = [
+  ...(/^compatibility_flags = \[([^\]]*)\]/m.exec(wranglerToml)?.[1] ?? '').matchAll(/"([^"]+)"/g),
+].map((match) => match[1] as string)
+
+type Persisted = Pick<MiniflareOptions, 'durableObjectsPersist'>
+
+/**
+ * The built Worker under Miniflare: its bindings are the settings (strings), its Durable
+ * Objects keep their SQLite storage in `persistDir`, and what it prints is kept for assertions
+ * (Miniflare would print it otherwise). `restart()` disposes of the runtime and starts a new one
+ * on the same folder, as a redeploy or a moved object would.
+ */
+export class WorkerUnderTest {
+  readonly #options: MiniflareOptions
+  #mf: Miniflare
+  readonly #answered = new Set<Response>()
+  #stdout = ''
+  #stderr = ''
+
+  private constructor(settings: Record<string, string>, persist: Persisted) {
+    if (!existsSync(bundlePath)) {
+      throw new Error(
+        `${bundlePath} is missing: run npm run build -w items-service, then npm run build:worker -w items-service`,
+      )
+    }
+    this.#options = {
+      modules: true,
+      scriptPath: bundlePath,
+      // Without it, workerd refuses the module's path (it holds '..' relative to the cwd).
+      modulesRoot: dirname(bundlePath),
+      compatibilityDate,
+      compatibilityFlags,
+      durableObjects: { ITEMS: { className: 'ItemsObject', useSQLite: true } },
+      bindings: settings,
+      ...persist,
+      handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+        stdout.setEncoding('utf8').on('data', (text: string) => {
+          this.#stdout += text
+        })
+        stderr.setEncoding('utf8').on('data', (text: string) => {
+          this.#stderr += text
+        })
+      },
+    }
+    this.#mf = new Miniflare(this.#options)
+  }
+
+  /** Starts the Worker; its objects are kept in `persistDir`, or in memory without one. */
+  static async start(
+    settings: Record<string, string>,
+    persistDir?: string,
+  ): Promise<WorkerUnderTest> {
+    const worker = new WorkerUnderTest(settings, { durableObjectsPersist: persistDir ?? false })
+    await worker.#mf.ready
+    return worker
+  }
+
+  /** What the Worker's code printed to stdout (console.log), in order. */
+  get stdout(): string {
+    return this.#stdout
+  }
+
+  get stderr(): string {
+    return this.#stderr
+  }
+
+  /** Sends a request through the runtime's front, as the platform hands it to the Worker. */
+  async request(path: string, init?: RequestInit): Promise<Response> {
+    const response = await this.#mf.dispatchFetch(`http://items.test${path}`, init as never)
+    this.#answered.add(response as unknown as Response)
+    return response as unknown as Response
+  }
+
+  async restart(): Promise<void> {
+    await this.#dispose()
+    this.#mf = new Miniflare(this.#options)
+    await this.#mf.ready
+  }
+
+  async stop(): Promise<void> {
+    await this.#dispose()
+  }
+
+  /**
+   * Cancels the bodies no one read (a stream left open, a file not read to its end) first:
+   * Miniflare's disposal would wait for them.
+   */
+  async #dispose(): Promise<void> {
+    const unread = [...this.#answered].filter((response) => !response.bodyUsed && response.body)
+    this.#answered.clear()
+    await Promise.allSettled(unread.map((response) => response.body?.cancel()))
+    await this.#mf.dispose()
+  }
+}
