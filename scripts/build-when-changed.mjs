@@ -9,6 +9,7 @@ const root = new URL('..', import.meta.url).pathname
 const kit = ['packages/http-kit/src', 'packages/http-kit/package.json']
 const embedded = ['packages/embedded-store/src', 'packages/embedded-store/package.json']
 const client = ['packages/items-client/src', 'packages/items-client/package.json']
+const mongo = ['packages/mongo-kit/src', 'packages/mongo-kit/package.json']
 const everyBuild = ['package-lock.json', 'scripts/package-micro.mjs']
 
 /** Each workspace with a build: the file its build writes last, and what it is built from. */
@@ -28,6 +29,7 @@ const workspaces = [
       'items-service/wrangler.toml',
       ...kit,
       ...embedded,
+      ...mongo,
       ...client,
     ],
   },
@@ -40,6 +42,7 @@ const workspaces = [
       'mail-service/package.json',
       ...kit,
       ...embedded,
+      ...mongo,
     ],
   },
 ]

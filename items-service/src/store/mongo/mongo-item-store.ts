@@ -24,7 +24,7 @@ import {
   type Written,
 } from '../item-store.js'
 import { MongoChangeFollower } from './mongo-change-stream.js'
-import { duplicateKeyCode, isDuplicateKey, withinDeadline } from './mongo-errors.js'
+import { duplicateKeyCode, isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
 import { toMongoFind } from './mongo-find.js'
 import { readSwapTarget } from './mongo-swap.js'
 

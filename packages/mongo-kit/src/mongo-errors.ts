@@ -11,7 +11,7 @@ import {
 export const duplicateKeyCode = 11000
 const unavailable = 'database unavailable'
 
-/** Whether a write failed on the unique index of `id`: another item has that id. */
+/** Whether a write failed on a unique index: another document has that key. */
 export function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === duplicateKeyCode
 }

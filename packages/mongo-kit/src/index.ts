@@ -1,0 +1,1 @@
+export { duplicateKeyCode, isDuplicateKey, withinDeadline } from './mongo-errors.js'
