@@ -1,6 +1,6 @@
 // Bundles the two entries: dist/server.js for Node (every dependency inlined but LMDB, listed in
 // dist/package.json for scripts/package-micro.mjs) and dist/worker.js, a self-contained module
-// Worker with every dependency inlined.
+// Worker with every dependency inlined (it imports only the runtime's own `cloudflare:workers`).
 import { readFileSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
 import { writeDistManifest } from '../../scripts/package-micro.mjs'
@@ -53,6 +53,8 @@ await Promise.all([
     platform: 'browser',
     conditions: ['workerd', 'worker', 'browser', 'text-imports'],
     mainFields: ['browser', 'module', 'main'],
+    // The runtime's own modules (the Durable Object base class) are workerd's to provide.
+    external: ['cloudflare:*'],
     minify: true,
     plugins: [noNodeFs],
   }),

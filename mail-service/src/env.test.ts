@@ -22,6 +22,7 @@ describe('parseEnv', () => {
       },
       mailLogRetentionDays: 90,
       deta: undefined,
+      mongo: undefined,
       dataDir: '.data',
       corsOrigins: ['*'],
       shutdownTimeoutMs: 10_000,
@@ -101,6 +102,35 @@ describe('parseEnv', () => {
     expect(
       parseEnv({ DETA_PROJECT_KEY: 'a0b1_secret', DETA_BASE_HOST: 'base.example.com:8443' }).deta,
     ).toEqual({ projectKey: 'a0b1_secret', host: 'base.example.com:8443' })
+  })
+
+  it('keeps the state in MongoDB when MAIL_CONNECTION_URL is set, in database data unless named', () => {
+    expect(parseEnv({ MAIL_CONNECTION_URL: 'mongodb://db.example:27017' }).mongo).toEqual({
+      url: 'mongodb://db.example:27017',
+      dbName: 'data',
+    })
+    const atlas = 'mongodb+srv://mail:pw@cluster0.example.mongodb.net/?retryWrites=true'
+    expect(parseEnv({ MAIL_CONNECTION_URL: atlas, MAIL_DB_NAME: 'mail' }).mongo).toEqual({
+      url: atlas,
+      dbName: 'mail',
+    })
+  })
+
+  it('shows a bad MAIL_CONNECTION_URL with its password redacted, and lists the password as a secret', () => {
+    const url = 'postgres://mail:hunter2@db.example/mail'
+    const message = thrownBy(() => parseEnv({ MAIL_CONNECTION_URL: url }))
+    expect(message).toContain(
+      'MAIL_CONNECTION_URL="postgres://mail:***@db.example/mail": must start with mongodb:// or mongodb+srv://',
+    )
+    expect(message).not.toContain('hunter2')
+    const good = 'mongodb://mail:p%40ss@db.example/'
+    expect(secretValues({ MAIL_CONNECTION_URL: good })).toEqual(['p%40ss', 'p@ss'])
+  })
+
+  it.each(['my.db', 'a/b', 'with space', 'x'.repeat(64)])('refuses MAIL_DB_NAME=%s', (name) => {
+    expect(thrownBy(() => parseEnv({ MAIL_DB_NAME: name }))).toContain(
+      `MAIL_DB_NAME=${JSON.stringify(name)}: must be a MongoDB database name`,
+    )
   })
 
   it('treats empty values as unset', () => {
@@ -187,7 +217,7 @@ describe('parseEnv', () => {
 
   it('names every setting it reads', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST API_KEYS MAIL_APIKEY MAIL_DOMAIN MAIL_REGION MAIL_API_URL MAIL_FROM MAIL_SUBJECT MAIL_TEXT MAIL_TIMEOUT_MS MAIL_GIVE_UP_MS RATE_LIMIT_PER_RECIPIENT RATE_LIMIT_PER_KEY MAILLOG_RETENTION_DAYS SHUTDOWN_TIMEOUT_MS MAIL_TRANSPORT DETA_PROJECT_KEY DETA_BASE_HOST DATA_DIR CORS_ORIGINS'
+      'PORT HOST API_KEYS MAIL_APIKEY MAIL_DOMAIN MAIL_REGION MAIL_API_URL MAIL_FROM MAIL_SUBJECT MAIL_TEXT MAIL_TIMEOUT_MS MAIL_GIVE_UP_MS RATE_LIMIT_PER_RECIPIENT RATE_LIMIT_PER_KEY MAILLOG_RETENTION_DAYS SHUTDOWN_TIMEOUT_MS MAIL_TRANSPORT DETA_PROJECT_KEY DETA_BASE_HOST MAIL_CONNECTION_URL MAIL_DB_NAME DATA_DIR CORS_ORIGINS'
         .split(' ')
         .sort(),
     )

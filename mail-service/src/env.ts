@@ -35,6 +35,11 @@ export type Settings = ServiceSettings & {
   mailLogRetentionDays: number
   /** Set when the logs live in a Deta Base instead of the embedded store. */
   deta?: { projectKey: string; host: string }
+  /**
+   * Set when the idempotency keys and send counts (and, without a Deta Base, the logs) live in
+   * MongoDB: `url` holds the password, if any.
+   */
+  mongo?: { url: string; dbName: string }
 }
 
 /**
@@ -88,6 +93,16 @@ export const {
     DETA_PROJECT_KEY: text()
       .refine((key) => /^[^\s_]+_\S+$/.test(key), 'must look like <project id>_<secret>')
       .optional(),
+    MAIL_CONNECTION_URL: text()
+      .refine((url) => /^mongodb(\+srv)?:\/\//.test(url), {
+        error: 'must start with mongodb:// or mongodb+srv://',
+      })
+      .optional(),
+    MAIL_DB_NAME: text()
+      .refine((name) => /^[^/\\. "$\p{Cc}]{1,63}$/u.test(name), {
+        error: 'must be a MongoDB database name: 1-63 characters without /\\. "$ or spaces',
+      })
+      .default('data'),
     DETA_BASE_HOST: text()
       .refine(
         (host) => /^[a-z0-9.-]+(:\d{1,5})?$/i.test(host),
@@ -112,6 +127,9 @@ export const {
       mailLogRetentionDays: env.MAILLOG_RETENTION_DAYS,
       deta: env.DETA_PROJECT_KEY
         ? { projectKey: env.DETA_PROJECT_KEY, host: env.DETA_BASE_HOST ?? 'database.deta.sh' }
+        : undefined,
+      mongo: env.MAIL_CONNECTION_URL
+        ? { url: env.MAIL_CONNECTION_URL, dbName: env.MAIL_DB_NAME }
         : undefined,
     }),
   },

@@ -19,16 +19,23 @@ export type StateStores = {
   sendCounter(): Promise<SendCounter>
 }
 
+/**
+ * How long a key may stay without an answer before it counts as abandoned (its instance ended
+ * mid-request) and is free again: longer than any send is followed (MAIL_GIVE_UP_MS).
+ */
+export function abandonKeysAfterMs(settings: Settings): number {
+  return settings.mail.giveUpMs + 60_000
+}
+
 /** Every kind of state in the Deta Base DETA_PROJECT_KEY names (bases maillog, outbox, ...). */
 export function detaStores(settings: Settings): StateStores | undefined {
-  const { deta, mail } = settings
+  const { deta } = settings
   if (!deta) return undefined
   return {
     open: async (baseName) =>
       new DetaMailLog({ ...deta, baseName, retentionDays: settings.mailLogRetentionDays }),
-    // A key still without an answer this long after it was taken lost its instance.
     idempotency: async () =>
-      new DetaIdempotencyStore({ ...deta, abandonAfterMs: mail.giveUpMs + 60_000 }),
+      new DetaIdempotencyStore({ ...deta, abandonAfterMs: abandonKeysAfterMs(settings) }),
     sendCounter: async () => new DetaSendCounter(deta),
   }
 }

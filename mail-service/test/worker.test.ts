@@ -10,13 +10,15 @@ import {
   holdMailgunAnswer,
   mailgunBody,
   mailgunKey,
+  mailStateObjects,
   outbound,
   scriptPath,
-  useSharedWorker,
+  useWorker,
+  warmedUp,
   workerForThisTest,
 } from './support/worker-under-test.js'
 
-const { mf, send } = useSharedWorker()
+const { mf, send } = useWorker()
 
 describe('the Worker bundle under Miniflare', () => {
   it('sends Mailgun (EU host) exactly the request it expects and answers its body byte for byte', async () => {
@@ -93,12 +95,15 @@ describe('the Worker bundle under Miniflare', () => {
   })
 
   it('answers 502 when Mailgun cannot be reached', async () => {
+    // No outbound stand-in: the fetch goes to a port where nothing listens.
     const unreachable = new Miniflare({
       modules: true,
       scriptPath,
       compatibilityDate,
       bindings: { ...bindings, MAIL_API_URL: await closedPortUrl(), DETA_PROJECT_KEY: '' },
+      durableObjects: mailStateObjects,
     })
+    await warmedUp(unreachable)
     const response = await unreachable.dispatchFetch('http://worker.test/sendmail', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-apikey': 'worker-key' },

@@ -2,10 +2,10 @@ import { redactText, withDeadline } from '@movies-and-mail/http-kit'
 import { batchedLines, listen, reachableAt, stopOnSignals } from '@movies-and-mail/http-kit/node'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
-import { describeSetup, detaStores, openAdapters } from '../open-adapters.js'
+import { describeSetup, openAdapters } from '../open-adapters.js'
 import { Background } from '../sendmail/background.js'
 import { type KeptApiKey, keptApiKey } from './api-key-file.js'
-import { EmbeddedStores } from './embedded-stores.js'
+import { openNodeStores, serversOf } from './node-stores.js'
 import { keepStoresTidy } from './upkeep.js'
 
 // Request lines leave in one write per turn of the event loop, not one system call each.
@@ -13,12 +13,16 @@ const output = batchedLines((text) => process.stdout.write(text))
 process.on('exit', output.flush)
 const log = (line: string) => output.write(`${line}\n`)
 
+/** While the stores open, which database a start failure is about. */
+let opening = ''
+
 async function main(): Promise<void> {
   const settings = parseEnv(process.env)
-  // Opened by the first store asked for: not at all when the stores live in a Deta Base.
-  const localStores = new EmbeddedStores(settings.dataDir)
-  const deta = detaStores(settings)
-  const adapters = await openAdapters(settings, deta ?? localStores)
+  const { mongo } = settings
+  if (mongo) opening = ` (MongoDB at ${serversOf(mongo.url)}, database ${mongo.dbName})`
+  const state = await openNodeStores(settings)
+  const adapters = await openAdapters(settings, state.stores)
+  opening = ''
   // Mail never runs open: without API_KEYS, the key made at the first start is kept in DATA_DIR.
   const kept = settings.apiKeys.length > 0 ? undefined : await keptApiKey(settings.dataDir)
   const apiKeys = kept ? [kept.key] : settings.apiKeys
@@ -46,12 +50,7 @@ async function main(): Promise<void> {
   const banner = [
     `mail-service listening on ${url}${everywhere ? ' on every interface' : ''}`,
     `docs: ${local}/docs`,
-    ...describeSetup(
-      settings,
-      settings.deta
-        ? `Deta Base at ${settings.deta.host} (bases maillog, outbox, idempotency, sends)`
-        : `embedded store in ${settings.dataDir}`,
-    ),
+    ...describeSetup(settings, state.where),
     ...(kept ? keyBanner(kept) : []),
   ]
   // One write, so whoever reads the output sees the banner whole (the key's frame included).
@@ -61,7 +60,7 @@ async function main(): Promise<void> {
     close: async () => {
       stopUpkeep()
       await finishBackground(background, settings.shutdownTimeoutMs)
-      await localStores.close()
+      await state.close()
     },
     log,
     fail,
@@ -90,11 +89,12 @@ function keyBanner({ key, path, made }: KeptApiKey): string[] {
 }
 
 /** Says why the process stops, with no secret of the environment in it, and exits 1. */
-function fail(what: string, reason: unknown): never {
+function fail(what: string, reason: unknown, context = ''): never {
   const message = reason instanceof Error ? reason.message : String(reason)
   output.flush()
-  console.error(redactText(`mail-service ${what}: ${message}`, secretValues(process.env)))
+  const line = `mail-service ${what}: ${message}${context}`
+  console.error(redactText(line, secretValues(process.env)))
   process.exit(1)
 }
 
-main().catch((reason: unknown) => fail('cannot start', reason))
+main().catch((reason: unknown) => fail('cannot start', reason, opening))

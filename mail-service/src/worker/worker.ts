@@ -1,15 +1,21 @@
 import { createApp, type MailApp } from '../app.js'
+import type { MailStateNamespace } from '../durable/mail-state.js'
 import { parseEnv } from '../env.js'
-import { MemoryIdempotencyStore } from '../idempotency/memory-idempotency-store.js'
-import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
-import { describeSetup, detaStores, openAdapters } from '../open-adapters.js'
-import { MemorySendCounter } from '../rate-limits/memory-send-counter.js'
+import { describeSetup, openAdapters } from '../open-adapters.js'
+import { workerStores } from './worker-stores.js'
+
+export { MailStateObject } from '../durable/mail-state-object.js'
 
 type Bindings = Record<string, unknown>
 
 let app: Promise<MailApp> | undefined
 
-/** Builds the app once per isolate from the Worker's bindings (vars and secrets). */
+/**
+ * Builds the app once per isolate from the Worker's bindings: its vars and secrets, and
+ * `MAIL_STATE`, the namespace of the object that holds the service's state. The isolate keeps
+ * the app alone: every key, count and record lives in the object (or a Deta Base), so any
+ * isolate answers alike and a restart forgets nothing.
+ */
 async function build(bindings: Bindings): Promise<MailApp> {
   const raw = Object.fromEntries(
     Object.entries(bindings).filter(
@@ -17,19 +23,13 @@ async function build(bindings: Bindings): Promise<MailApp> {
     ),
   )
   const settings = parseEnv(raw)
-  // Without a Deta Base, what the Worker keeps lives as long as its isolate.
-  const adapters = await openAdapters(
-    settings,
-    detaStores(settings) ?? {
-      open: async () => new MemoryMailLog(),
-      idempotency: async () => new MemoryIdempotencyStore(),
-      sendCounter: async () => new MemorySendCounter(),
-    },
-  )
-  const state = settings.deta
-    ? `Deta Base at ${settings.deta.host} (bases maillog, outbox, idempotency, sends)`
-    : 'in memory only (set DETA_PROJECT_KEY to keep them)'
-  for (const line of describeSetup(settings, state)) {
+  const namespace = bindings.MAIL_STATE as MailStateNamespace | undefined
+  if (!namespace) {
+    throw new Error('the Durable Object binding MAIL_STATE is missing (see wrangler.toml)')
+  }
+  const { stores, where } = workerStores(settings, namespace)
+  const adapters = await openAdapters(settings, stores)
+  for (const line of describeSetup(settings, where)) {
     console.log(line)
   }
   // With no key the guard lets everything through (DESIGN.md), and the mail service must never

@@ -1,9 +1,11 @@
-// The mail Worker's bundle under Miniflare, with Mailgun and a Deta Base host stood in for:
-// what the Worker test files share.
+// The mail Worker's bundle under Miniflare, with its state object, and Mailgun and a Deta Base
+// host stood in for: what the Worker test files share.
 import { readFileSync } from 'node:fs'
+import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
-import { afterAll, beforeAll, beforeEach, onTestFinished } from 'vitest'
+import { afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest'
+import { mailStateName } from '../../src/durable/mail-state.js'
 import { ensureBuilt } from './run-server.js'
 import { WorkerOutbound } from './worker-outbound.js'
 
@@ -21,19 +23,65 @@ export const accepted = async () => new Response(mailgunBody, { status: 200 })
 /** Stands in for Mailgun and for the Deta Base host, and records what the Worker sent them. */
 export const outbound = new WorkerOutbound('api.eu.mailgun.net', 'base.example.com', accepted)
 
-export function worker(bindings: Record<string, string>) {
+/** The Durable Object of the service's state, as wrangler.toml binds it. */
+export const mailStateObjects = {
+  MAIL_STATE: { className: 'MailStateObject', useSQLite: true },
+}
+
+export type WorkerOptions = {
+  /** A folder for the object's storage that outlives the instance (`wrangler dev --persist-to`). */
+  persist?: string
+  /** Receives what the Worker prints (its start-up lines, its request log). */
+  onOutput?: (text: string) => void
+}
+
+/**
+ * The Worker with `bindings`; its object's storage lives in `persist` when given, otherwise in
+ * a folder of the instance's own, gone with it.
+ */
+export function worker(
+  bindings: Record<string, string>,
+  { persist, onOutput }: WorkerOptions = {},
+) {
   return new Miniflare({
     modules: true,
     scriptPath,
     compatibilityDate,
     bindings,
+    durableObjects: mailStateObjects,
+    ...(persist && { durableObjectsPersist: persist }),
+    ...(onOutput && {
+      handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+        for (const stream of [stdout, stderr]) {
+          stream.on('data', (chunk: Buffer) => onOutput(String(chunk)))
+        }
+      },
+    }),
     outboundService: outbound.fetch,
   })
 }
 
+/**
+ * Resolves once the Worker and its state object are up: the object's first call (its start,
+ * its tables made) happens here, not in a test's request, where it would count against the
+ * MAIL_TIMEOUT_MS of 500 ms that `bindings` set.
+ */
+export async function warmedUp(instance: Miniflare): Promise<Miniflare> {
+  await instance.ready
+  const objects = await instance.getDurableObjectNamespace('MAIL_STATE')
+  const object = objects.get(objects.idFromName(mailStateName)) as unknown as StateObject
+  await object.ping()
+  return instance
+}
+
+type StateObject = { ping(): Promise<void> }
+
 /** A Worker with settings of its own, disposed when the test ends. */
-export function workerForThisTest(bindings: Record<string, string>): Miniflare {
-  const instance = worker(bindings)
+export function workerForThisTest(
+  bindings: Record<string, string>,
+  options: WorkerOptions = {},
+): Miniflare {
+  const instance = worker(bindings, options)
   onTestFinished(() => instance.dispose())
   return instance
 }
@@ -82,21 +130,23 @@ export async function statusesOf(
 export const ada = { email: 'ada@example.com', name: 'Ada' }
 
 /**
- * For the test file: the Worker with `bindings`, built if need be, started before its tests and
- * disposed after them; the stand-ins are reset before each test.
+ * For the test file: the Worker with `bindings`, built if need be, a new one for each test (its
+ * object's state starts empty, as the stand-ins do) and disposed after it.
  */
-export function useSharedWorker(): {
+export function useWorker(): {
   mf: () => Miniflare
   send: (body: unknown, headers?: Record<string, string>) => ReturnType<typeof sendTo>
 } {
-  let shared: Miniflare | undefined
-  beforeAll(async () => {
-    ensureBuilt()
-    shared = worker(bindings)
-    await shared.ready
+  let current: Miniflare | undefined
+  beforeAll(() => ensureBuilt())
+  beforeEach(async () => {
+    outbound.reset()
+    current = await warmedUp(worker(bindings))
   })
-  afterAll(() => shared?.dispose())
-  beforeEach(() => outbound.reset())
-  const mf = () => shared as Miniflare
+  afterEach(async () => {
+    await current?.dispose()
+    current = undefined
+  })
+  const mf = () => current as Miniflare
   return { mf, send: (body, headers = {}) => sendTo(mf(), body, headers) }
 }

@@ -1,0 +1,78 @@
+import { ObjectId } from 'mongodb'
+import { describe, expect, it } from 'vitest'
+import { pick, useStandInState } from '../../test/support/mongo-stand-in-state.js'
+import { firstIdAt, type MailLogEntry } from './mail-log.js'
+
+const { open, standIn } = useStandInState()
+const entry: MailLogEntry = {
+  email: 'ada@example.com',
+  name: 'Ada',
+  output: { id: '<20261123120000.1@mg.example.com>', message: 'Queued. Thank you.' },
+}
+
+describe('MongoMailLog, as the server sees it', () => {
+  it('creates the TTL index on createdAt at MAILLOG_RETENTION_DAYS, and reads the newest _id', async () => {
+    await (await open()).open('maillog')
+    expect(pick(standIn().received('createIndexes')[0], 'createIndexes', 'indexes')).toEqual({
+      createIndexes: 'maillog',
+      indexes: [{ key: { createdAt: 1 }, name: 'createdAt_ttl', expireAfterSeconds: 90 * 86_400 }],
+    })
+    expect(pick(standIn().received('find')[0], 'find', 'filter', 'sort', 'limit')).toEqual({
+      find: 'maillog',
+      filter: {},
+      sort: { _id: -1 },
+      limit: 1,
+    })
+  })
+
+  it('inserts the record with its _id as an ObjectId and createdAt the time in it', async () => {
+    const log = await (await open()).open<MailLogEntry>('outbox')
+    const stored = await log.insert(entry)
+    expect(stored).toEqual({ ...entry, _id: expect.stringMatching(/^[0-9a-f]{24}$/) })
+    const seconds = Number.parseInt(stored._id.slice(0, 8), 16)
+    expect(pick(standIn().received('insert')[0], 'insert', 'documents')).toEqual({
+      insert: 'outbox',
+      documents: [{ ...entry, _id: new ObjectId(stored._id), createdAt: new Date(seconds * 1000) }],
+    })
+  })
+
+  it('lists a page newest first from the _id index, and answers records as they were given', async () => {
+    const log = await (await open()).open<MailLogEntry>('maillog')
+    const stored = await log.insert(entry)
+    const before = 'f'.repeat(24)
+    expect(await log.list({ limit: 20, before })).toEqual([stored])
+    expect(pick(standIn().received('find').at(-1), 'filter', 'sort', 'limit')).toEqual({
+      filter: { _id: { $lt: new ObjectId(before) } },
+      sort: { _id: -1 },
+      limit: 20,
+    })
+  })
+
+  it('prunes the records whose _id is before the first id of the time given', async () => {
+    const log = await (await open()).open('maillog')
+    const olderThan = new Date('2026-08-25T12:00:00Z')
+    await log.prune(olderThan)
+    expect(standIn().received('delete')[0]?.deletes).toEqual([
+      expect.objectContaining({
+        q: { _id: { $lt: new ObjectId(firstIdAt(olderThan)) } },
+        limit: 0,
+      }),
+    ])
+  })
+
+  it('changes the TTL in place when the retention changed since the index was made', async () => {
+    const state = await open()
+    standIn().replyNext('createIndexes', {
+      ok: 0,
+      code: 85,
+      codeName: 'IndexOptionsConflict',
+      errmsg: 'An equivalent index already exists with a different expireAfterSeconds',
+    })
+    await state.open('maillog')
+    expect(pick(standIn().received('collMod')[0], 'collMod', 'index')).toEqual({
+      collMod: 'maillog',
+      index: { name: 'createdAt_ttl', expireAfterSeconds: 90 * 86_400 },
+    })
+    expect(standIn().received('createIndexes')).toHaveLength(2)
+  })
+})

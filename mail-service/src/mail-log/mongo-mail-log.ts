@@ -1,0 +1,95 @@
+import type { SortableIdSequence } from '@movies-and-mail/http-kit'
+import { withinDeadline } from '@movies-and-mail/mongo-kit'
+import { type Collection, type Db, type Document, type IndexDescription, ObjectId } from 'mongodb'
+import { ensureIndexes } from '../mongo/mongo-indexes.js'
+import { firstIdAt, type ListOptions, type MailLog, recordIds, type Stored } from './mail-log.js'
+
+const secondsPerDay = 86_400
+
+export type MongoMailLogOptions = {
+  /** The collection: `maillog` or `outbox`. */
+  name: string
+  /** How long each operation waits for the database. */
+  timeoutMs: number
+  /** Days the database keeps each record (a TTL index on `createdAt`). */
+  retentionDays: number
+  /** Where new `_id`s come from; tests pass their own to make records of another time. */
+  ids?: SortableIdSequence
+}
+
+/**
+ * Keeps records in a MongoDB collection, shared by every process that uses the database. The
+ * record's `_id` (24 hex digits, sorted by time) is stored as the ObjectId it is shaped like,
+ * so a page is a read of the `_id` index backwards, from the newest or from the cursor. Each
+ * record also carries `createdAt`, the time in its `_id`, which a TTL index removes
+ * `retentionDays` after; `prune` removes the same records at once. Records are answered as they
+ * were given, without `createdAt`. Each operation settles within `timeoutMs`, with
+ * StoreUnavailableError when the database does not answer.
+ * @example const mailLog = await MongoMailLog.open<MailLogEntry>(db, { name: 'maillog', timeoutMs, retentionDays: 90 })
+ */
+export class MongoMailLog<T extends object> implements MailLog<T> {
+  readonly #db: Db
+  readonly #records: Collection<Document>
+  readonly #timeoutMs: number
+  readonly #ids: SortableIdSequence
+
+  private constructor(db: Db, name: string, timeoutMs: number, ids: SortableIdSequence) {
+    this.#db = db
+    this.#records = db.collection(name)
+    this.#timeoutMs = timeoutMs
+    this.#ids = ids
+  }
+
+  /** The log in collection `name` of `db`, once its TTL index exists. */
+  static async open<T extends object>(
+    db: Db,
+    { name, timeoutMs, retentionDays, ids = recordIds }: MongoMailLogOptions,
+  ): Promise<MongoMailLog<T>> {
+    const expireAfterSeconds = retentionDays * secondsPerDay
+    const indexes: IndexDescription[] = [
+      { key: { createdAt: 1 }, name: 'createdAt_ttl', expireAfterSeconds },
+    ]
+    await ensureIndexes(db, name, indexes, timeoutMs)
+    // Ids made here sort after those of an earlier start, even within its last second.
+    const newest = await withinDeadline(timeoutMs, (signal) =>
+      db.collection(name).findOne({}, { sort: { _id: -1 }, projection: { _id: 1 }, signal }),
+    )
+    if (newest) ids.observe(String(newest._id))
+    return new MongoMailLog<T>(db, name, timeoutMs, ids)
+  }
+
+  async insert(record: T): Promise<Stored<T>> {
+    const id = this.#ids.next()
+    const createdAt = new Date(Number.parseInt(id.slice(0, 8), 16) * 1000)
+    const document = { ...record, _id: new ObjectId(id), createdAt }
+    await this.#within(() => this.#records.insertOne(document))
+    return { ...record, _id: id }
+  }
+
+  async list({ limit, before }: ListOptions): Promise<Stored<T>[]> {
+    const filter = before === undefined ? {} : { _id: { $lt: new ObjectId(before) } }
+    const documents = await this.#within((signal) =>
+      this.#records.find(filter, { sort: { _id: -1 }, limit, signal }).toArray(),
+    )
+    return documents.map(
+      ({ _id, createdAt: _, ...fields }) => ({ ...fields, _id: String(_id) }) as Stored<T>,
+    )
+  }
+
+  /** Removes the records whose `_id` holds a time before `olderThan`, as the TTL index would. */
+  async prune(olderThan: Date): Promise<number> {
+    const filter = { _id: { $lt: new ObjectId(firstIdAt(olderThan)) } }
+    return (await this.#within(() => this.#records.deleteMany(filter))).deletedCount
+  }
+
+  async ping(): Promise<void> {
+    await this.#within((signal) => this.#db.command({ ping: 1 }, { signal }))
+  }
+
+  /** Nothing of its own: the client belongs to whoever opened the log. */
+  async close(): Promise<void> {}
+
+  #within<R>(operation: (signal: AbortSignal) => Promise<R>): Promise<R> {
+    return withinDeadline(this.#timeoutMs, operation)
+  }
+}

@@ -1,0 +1,125 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { build } from 'esbuild'
+import { Miniflare } from 'miniflare'
+import type { IdempotencyStore } from '../../src/idempotency/idempotency-store.js'
+import type { MailLog, MailLogEntry } from '../../src/mail-log/mail-log.js'
+import type { SendCounter } from '../../src/rate-limits/send-counter.js'
+import type { Call } from './worker-state-harness.worker.js'
+import { compatibilityDate, mailStateObjects } from './worker-under-test.js'
+
+const source = fileURLToPath(new URL('./worker-state-harness.worker.ts', import.meta.url))
+
+/** The error an adapter threw inside the runtime, as the kit's class of the same name. */
+function rethrown({ name, message }: { name: string; message: string }): Error {
+  if (name === 'StoreUnavailableError') return new StoreUnavailableError(message)
+  if (name === 'StoreFullError') return new StoreFullError(message)
+  return Object.assign(new Error(message), { name })
+}
+
+type Options = Omit<Call, 'port' | 'object' | 'method' | 'args'>
+
+/**
+ * The Durable Object adapters where they run, inside workerd: a harness Worker, bundled as the
+ * mail Worker is (scripts/build.mjs), holds the mail state object and the adapters, and each
+ * proxy here sends every call of a port to it. Each `open…` names an object of its own, so it
+ * starts empty; the same name again is the same state, as another isolate sees it.
+ */
+export class WorkerStateHarness {
+  readonly #mf: Miniflare
+  readonly #dir: string
+
+  private constructor(mf: Miniflare, dir: string) {
+    this.#mf = mf
+    this.#dir = dir
+  }
+
+  static async start(): Promise<WorkerStateHarness> {
+    const dir = await mkdtemp(join(tmpdir(), 'mail-state-harness-'))
+    const scriptPath = join(dir, 'harness.js')
+    await build({
+      entryPoints: [source],
+      outfile: scriptPath,
+      bundle: true,
+      format: 'esm',
+      target: 'es2022',
+      platform: 'browser',
+      conditions: ['workerd', 'worker', 'browser', 'text-imports'],
+      mainFields: ['browser', 'module', 'main'],
+      external: ['cloudflare:*'],
+      logLevel: 'error',
+    })
+    const mf = new Miniflare({
+      modules: true,
+      scriptPath,
+      modulesRoot: dir,
+      compatibilityDate,
+      durableObjects: mailStateObjects,
+    })
+    await mf.ready
+    return new WorkerStateHarness(mf, dir)
+  }
+
+  async #call(call: Call): Promise<never> {
+    const response = await this.#mf.dispatchFetch('http://harness.test/', {
+      method: 'POST',
+      body: JSON.stringify(call),
+    })
+    const answer = (await response.json()) as { value: unknown; thrown?: never }
+    if (answer.thrown) throw rethrown(answer.thrown)
+    return answer.value as never
+  }
+
+  idempotencyStore(object: string, options: Options = {}): IdempotencyStore {
+    const call = (method: string, ...args: unknown[]) =>
+      this.#call({ port: 'idempotency', object, method, args, ...options })
+    return {
+      take: (key, record) => call('take', key, record),
+      complete: async (key, answer) => {
+        await call('complete', key, answer)
+      },
+      release: async (key) => {
+        await call('release', key)
+      },
+      prune: (now) => call('prune', now),
+    }
+  }
+
+  sendCounter(object: string): SendCounter {
+    const call = (method: string, ...args: unknown[]) =>
+      this.#call({ port: 'counter', object, method, args })
+    return {
+      take: (buckets, now) => call('take', buckets, now),
+      giveBack: async (buckets, at) => {
+        await call('giveBack', buckets, at)
+      },
+      prune: (now) => call('prune', now),
+    }
+  }
+
+  /** `ids` makes the `_id` each insert proposes, as the adapter's own sequence would. */
+  mailLog(
+    object: string,
+    { ids, retentionDays }: { ids?: { next(): string }; retentionDays?: number } = {},
+  ): MailLog<MailLogEntry> {
+    const call = (method: string, args: unknown[], options: Options = {}) =>
+      this.#call({ port: 'log', object, method, args, retentionDays, ...options })
+    return {
+      insert: (record) => call('insert', [record], { proposedId: ids?.next() }),
+      list: (options) => call('list', [options]),
+      prune: (olderThan) => call('prune', [olderThan.getTime()]),
+      ping: async () => {
+        await call('ping', [])
+      },
+      close: async () => {},
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.#mf.dispose()
+    await rm(this.#dir, { recursive: true, force: true })
+  }
+}
