@@ -1,13 +1,14 @@
-// Bundles the two entries: dist/server.js for Node (every dependency inlined but LMDB, listed in
-// dist/package.json for scripts/package-micro.mjs) and dist/worker.js, a self-contained module
+// Bundles the two entries: dist/server.js for Node (every dependency inlined but LMDB and the
+// MongoDB driver, listed in dist/package.json for scripts/package-micro.mjs) and dist/worker.js, a self-contained module
 // Worker with every dependency inlined (it imports only the runtime's own `cloudflare:workers`).
 import { readFileSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
 import { writeDistManifest } from '../../scripts/package-micro.mjs'
 
 const root = new URL('..', import.meta.url).pathname
-// LMDB loads a native module, so it stays a package of its own.
-const external = ['lmdb']
+// LMDB loads a native module, so it stays a package of its own; the MongoDB driver too, loaded
+// only when MAIL_CONNECTION_URL is set, so that a start without it does not parse it.
+const external = ['lmdb', 'mongodb']
 const common = {
   absWorkingDir: root,
   bundle: true,

@@ -1,8 +1,10 @@
 import { htmlHeaders } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
 import { createApp } from './app.js'
+import { MemoryIdempotencyStore } from './idempotency/memory-idempotency-store.js'
 import { MemoryMailLog } from './mail-log/memory-mail-log.js'
 import { OutboxMailer } from './mailer/outbox-mailer.js'
+import { MemorySendCounter } from './rate-limits/memory-send-counter.js'
 
 const apiKey = 'headers-test-key'
 const outbox = new OutboxMailer(new MemoryMailLog())
@@ -15,6 +17,8 @@ const app = createApp({
   template: { from: 'a@example.com', subject: 'Hi', text: 'Hello {name}' },
   log: () => {},
   logError: () => {},
+  idempotency: new MemoryIdempotencyStore(),
+  counter: new MemorySendCounter(),
 })
 const request = (path: string, init?: RequestInit) => Promise.resolve(app.request(path, init))
 // With its length declared, as every HTTP client sends it.

@@ -1,12 +1,10 @@
 import { addDocsRoutes, createServiceApp, redactText } from '@movies-and-mail/http-kit'
 import { healthApp } from './health/health.app.js'
 import type { IdempotencyStore } from './idempotency/idempotency-store.js'
-import { MemoryIdempotencyStore } from './idempotency/memory-idempotency-store.js'
 import type { MailLog } from './mail-log/mail-log.js'
 import type { Mailer, MailTemplate } from './mailer/mailer.js'
 import type { OutboxMailer } from './mailer/outbox-mailer.js'
 import type { RateLimits } from './rate-limits/buckets.js'
-import { MemorySendCounter } from './rate-limits/memory-send-counter.js'
 import type { SendCounter } from './rate-limits/send-counter.js'
 import { recordsApp } from './records/records.app.js'
 import { Background } from './sendmail/background.js'
@@ -29,10 +27,10 @@ export type AppDeps = {
   logError?: (line: string) => void
   /** How a failed mail log insert is tried again. */
   retry?: MailLogRetry
-  /** Where `Idempotency-Key`s are kept; in memory by default. */
-  idempotency?: IdempotencyStore
-  /** Where sends are counted for the rate limits; in memory by default. */
-  counter?: SendCounter
+  /** Where `Idempotency-Key`s are kept. */
+  idempotency: IdempotencyStore
+  /** Where sends are counted for the rate limits. */
+  counter: SendCounter
   /** Off by default; the entries pass the settings' limits. */
   rateLimits?: RateLimits
   /** How long a client waits for the provider before a 504 (MAIL_TIMEOUT_MS). */
@@ -56,8 +54,8 @@ export function createApp({
   log = (line) => console.log(line.trimEnd()),
   logError: writeError = console.error,
   retry,
-  idempotency = new MemoryIdempotencyStore(),
-  counter = new MemorySendCounter(),
+  idempotency,
+  counter,
   rateLimits = { perRecipient: null, perKey: null },
   timeoutMs = 10_000,
   background = new Background(),
@@ -74,7 +72,9 @@ export function createApp({
     apiKeys,
   })
   // A sub-app mounted with `route` validates with this app's hook (the kit's 400 answers).
-  app.route('/', healthApp({ stores: outbox ? [mailLog, outbox] : [mailLog], logError }))
+  // Every store a send needs: the log and keys and counts may live in different places.
+  const stores = [mailLog, idempotency, counter, ...(outbox ? [outbox] : [])]
+  app.route('/', healthApp({ stores, logError }))
   app.route(
     '/',
     sendMailApp({

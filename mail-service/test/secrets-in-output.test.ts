@@ -4,8 +4,10 @@ import { join } from 'node:path'
 import { closedPortUrl } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app.js'
+import { MemoryIdempotencyStore } from '../src/idempotency/memory-idempotency-store.js'
 import { MemoryMailLog } from '../src/mail-log/memory-mail-log.js'
 import { MailgunMailer } from '../src/mailer/mailgun-mailer.js'
+import { MemorySendCounter } from '../src/rate-limits/memory-send-counter.js'
 import { ensureBuilt, failedStart } from './support/run-server.js'
 
 const secret = 'pw-NEVER-PRINT-4e2'
@@ -79,6 +81,8 @@ describe("the app's error log", () => {
         },
       },
       mailLog: new MemoryMailLog(),
+      idempotency: new MemoryIdempotencyStore(),
+      counter: new MemorySendCounter(),
       apiKeys: ['k'],
       corsOrigins: ['*'],
       template: { from: 'a@example.com', subject: 'Hi', text: 'Hello {name}' },

@@ -33,6 +33,10 @@ export class DurableIdempotencyStore implements IdempotencyStore {
     return this.#state.call((object) => object.releaseKey(key))
   }
 
+  ping(): Promise<void> {
+    return this.#state.call((object) => object.ping())
+  }
+
   prune(now: number): Promise<number> {
     return this.#state.call((object) => object.pruneKeys(now))
   }

@@ -23,6 +23,10 @@ export class DurableSendCounter implements SendCounter {
     return this.#state.call((object) => object.giveBackSend([...buckets], at))
   }
 
+  ping(): Promise<void> {
+    return this.#state.call((object) => object.ping())
+  }
+
   prune(now: number): Promise<number> {
     return this.#state.call((object) => object.pruneSends(now))
   }

@@ -61,6 +61,10 @@ export class DetaIdempotencyStore implements IdempotencyStore {
     await this.#base.delete(key)
   }
 
+  async ping(): Promise<void> {
+    await this.#base.fetch([], { limit: 1 })
+  }
+
   async prune(): Promise<number> {
     // The Base removes expired records itself.
     return 0

@@ -56,6 +56,11 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     }
   }
 
+  /** Reads one key: the embedded store answers while it is open. */
+  async ping(): Promise<void> {
+    this.#records.get('')
+  }
+
   async prune(now: number): Promise<number> {
     const expired: string[] = []
     for (const { key, value } of this.#records.getRange()) {

@@ -31,6 +31,10 @@ export function describeIdempotencyStoreContract(
       await fixture.cleanup()
     })
 
+    it('answers ping while the store answers', async () => {
+      await expect(fixture.store.ping()).resolves.toBeUndefined()
+    })
+
     it('takes a free key, and then answers the record that holds it', async () => {
       const now = Date.now()
       expect(await fixture.store.take('k1', record(now))).toBeNull()

@@ -29,6 +29,8 @@ export interface IdempotencyStore {
   release(key: string): Promise<void>
   /** Forgets records that expired before `now`; how many. */
   prune(now: number): Promise<number>
+  /** Resolves when the store answers; rejects otherwise. */
+  ping(): Promise<void>
 }
 
 /** How long a key is kept. */

@@ -1,8 +1,8 @@
 import type { IdempotencyRecord, IdempotencyStore, IdempotentAnswer } from './idempotency-store.js'
 
 /**
- * Keys in memory only: the Worker's store without a Deta Base (keys last as long as the
- * isolate), and tests. At most `maxKeys` are kept; the oldest go first.
+ * Keys in memory only, for tests: no entry keeps state where a restart would lose it. At most
+ * `maxKeys` are kept; the oldest go first.
  */
 export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly #records = new Map<string, IdempotencyRecord>()
@@ -32,6 +32,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   async release(key: string): Promise<void> {
     this.#records.delete(key)
   }
+
+  async ping(): Promise<void> {}
 
   async prune(now: number): Promise<number> {
     let pruned = 0

@@ -90,6 +90,12 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     })
   }
 
+  async ping(): Promise<void> {
+    await withinDeadline(this.#timeoutMs, (signal) =>
+      this.#keys.findOne({}, { projection: { _id: 1 }, signal }),
+    )
+  }
+
   async prune(): Promise<number> {
     // The TTL index removes expired keys; `take` treats one the monitor has not reached as free.
     return 0

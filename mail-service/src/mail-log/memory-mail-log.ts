@@ -2,15 +2,15 @@ import type { SortableIdSequence } from '@movies-and-mail/http-kit'
 import { firstIdAt, type ListOptions, type MailLog, recordIds, type Stored } from './mail-log.js'
 
 export type MemoryMailLogOptions = {
-  /** The most records kept; past it the oldest is dropped, so the isolate's memory stays flat. */
+  /** The most records kept; past it the oldest is dropped, so memory stays flat. */
   maxRecords?: number
   /** Where new `_id`s come from; tests pass their own to make records of another time. */
   ids?: SortableIdSequence
 }
 
 /**
- * Keeps records in memory only. The Worker uses it when no Deta Base is configured: records
- * last as long as the isolate does, and no more than `maxRecords` (10,000) of them. The records
+ * Keeps records in memory only, for tests (no entry keeps state where a restart would lose it),
+ * no more than `maxRecords` (10,000) of them. The records
  * are kept in `_id` order, so a page is a binary search and a slice (O(log n + limit)), and a
  * prune one splice at the front.
  * @example const mailLog = new MemoryMailLog<MailLogEntry>()

@@ -45,6 +45,10 @@ export class DetaSendCounter implements SendCounter {
     })
   }
 
+  async ping(): Promise<void> {
+    await this.#base.fetch([], { limit: 1 })
+  }
+
   async prune(): Promise<number> {
     // Each bucket expires once it is empty: the Base forgets it by itself.
     return 0

@@ -20,6 +20,8 @@ export class MemorySendCounter implements SendCounter {
     }
   }
 
+  async ping(): Promise<void> {}
+
   async prune(now: number): Promise<number> {
     let pruned = 0
     for (const [key, tat] of this.#tats) {

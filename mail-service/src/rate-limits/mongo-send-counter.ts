@@ -77,6 +77,12 @@ export class MongoSendCounter implements SendCounter {
     }
   }
 
+  async ping(): Promise<void> {
+    await withinDeadline(this.#timeoutMs, (signal) =>
+      this.#buckets.findOne({}, { projection: { _id: 1 }, signal }),
+    )
+  }
+
   async prune(): Promise<number> {
     // The TTL index removes buckets once they are empty; `take` reads a TAT in the past as empty.
     return 0

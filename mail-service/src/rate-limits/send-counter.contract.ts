@@ -61,6 +61,10 @@ export function describeSendCounterContract(
       expect(await fixture.counter.take([twoPerMinute], t0 + 60_000)).toEqual({ admitted: true })
     })
 
+    it('answers ping while the store answers', async () => {
+      await expect(fixture.counter.ping()).resolves.toBeUndefined()
+    })
+
     it('counts in no bucket when one of them is full', async () => {
       const t0 = 1_000_000_000_000
       await fixture.counter.take([twoPerMinute], t0)

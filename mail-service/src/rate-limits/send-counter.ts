@@ -24,6 +24,8 @@ export interface SendCounter {
   giveBack(buckets: readonly Bucket[], at: number): Promise<void>
   /** Forgets buckets that are empty again at `now`; how many. */
   prune(now: number): Promise<number>
+  /** Resolves when the store answers; rejects otherwise. */
+  ping(): Promise<void>
 }
 
 /**

@@ -90,6 +90,7 @@ describe('rate limits on POST /sendmail', () => {
         take: () => new Promise(() => {}),
         giveBack: async () => {},
         prune: async () => 0,
+        ping: async () => {},
       },
     })
     const started = Date.now()

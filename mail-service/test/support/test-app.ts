@@ -9,11 +9,13 @@ import {
 } from '@movies-and-mail/test-kit'
 import { beforeEach, onTestFinished } from 'vitest'
 import { type AppDeps, createApp } from '../../src/app.js'
+import { MemoryIdempotencyStore } from '../../src/idempotency/memory-idempotency-store.js'
 import type { MailLog, MailLogEntry } from '../../src/mail-log/mail-log.js'
 import { MemoryMailLog } from '../../src/mail-log/memory-mail-log.js'
 import { MailgunMailer } from '../../src/mailer/mailgun-mailer.js'
 import { OutboxMailer, type OutboxMessage } from '../../src/mailer/outbox-mailer.js'
 import { EmbeddedStores } from '../../src/node/embedded-stores.js'
+import { MemorySendCounter } from '../../src/rate-limits/memory-send-counter.js'
 import { Background } from '../../src/sendmail/background.js'
 
 export const apiKey = 'test-key-7Hq2'
@@ -32,6 +34,8 @@ const servedContract = () => {
     createApp({
       mailer: new OutboxMailer(new MemoryMailLog<OutboxMessage>()),
       mailLog: new MemoryMailLog<MailLogEntry>(),
+      idempotency: new MemoryIdempotencyStore(),
+      counter: new MemorySendCounter(),
       ...{ apiKeys: [apiKey], corsOrigins: ['*'], template, log: () => {} },
     }),
   )

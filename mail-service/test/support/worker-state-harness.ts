@@ -85,6 +85,9 @@ export class WorkerStateHarness {
         await call('release', key)
       },
       prune: (now) => call('prune', now),
+      ping: async () => {
+        await call('ping')
+      },
     }
   }
 
@@ -97,6 +100,9 @@ export class WorkerStateHarness {
         await call('giveBack', buckets, at)
       },
       prune: (now) => call('prune', now),
+      ping: async () => {
+        await call('ping')
+      },
     }
   }
 
