@@ -1,7 +1,11 @@
 // npm run bench:maillog: the built mail-service entry in outbox mode (embedded store in a fresh
-// temporary DATA_DIR, rate limits off) takes 20,000 POST /sendmail, 16 at a time, each to its own
-// address; prints the server's resident memory (VmRSS, and its anonymous and file-backed parts)
-// after 0, 5,000, 10,000 and 20,000 logged sends, then the time of GET /maillog?limit=100.
+// temporary DATA_DIR) takes 20,000 POST /sendmail, 16 at a time, each to its own address, twice:
+// with the rate limits off, and with both counted in a one-hour window wide enough to admit every
+// send (RATE_LIMIT_PER_KEY and RATE_LIMIT_PER_RECIPIENT at 999999/1h: one bucket that every send
+// counts in, and one new bucket a send). For each it prints the server's resident memory (VmRSS,
+// and its anonymous and file-backed parts) and the sends a second after 0, 5,000, 10,000 and
+// 20,000 logged sends, then the time of GET /maillog?limit=100; then the rate with limits over
+// the rate without, block by block: a limit must cost the same whatever it has counted.
 // It prints figures and asserts nothing.
 //
 //   node bench/mail-log.mjs [--sends 20000] [--concurrency 16]
@@ -23,8 +27,17 @@ const checkpoints = [0, sends / 4, sends / 2, sends].map(Math.round)
 const apiKey = 'bench-key'
 const entry = fileURLToPath(new URL('../mail-service/dist/server.js', import.meta.url))
 
+/** The two runs: the limits off, and both limits counting every send in an hour's window. */
+const runs = [
+  { name: 'limits off', limits: { RATE_LIMIT_PER_RECIPIENT: '0', RATE_LIMIT_PER_KEY: '0' } },
+  {
+    name: 'limits on (999999/1h each)',
+    limits: { RATE_LIMIT_PER_RECIPIENT: '999999/1h', RATE_LIMIT_PER_KEY: '999999/1h' },
+  },
+]
+
 /** The built entry with no setting but these; resolves once its banner names the port. */
-function startMailService(dataDir) {
+function startMailService(dataDir, limits) {
   const child = spawn(process.execPath, [entry], {
     env: {
       PATH: process.env.PATH,
@@ -32,8 +45,7 @@ function startMailService(dataDir) {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       API_KEYS: apiKey,
-      RATE_LIMIT_PER_RECIPIENT: '0',
-      RATE_LIMIT_PER_KEY: '0',
+      ...limits,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -93,47 +105,73 @@ async function timeList(url) {
   return { ms, status: response.status, count: records.length, link: response.headers.get('link') }
 }
 
-const dataDir = await mkdtemp(join(tmpdir(), 'maillog-bench-'))
-const { child, url } = await startMailService(dataDir)
-const rows = []
-const statuses = new Map()
-try {
-  let done = 0
-  let started = performance.now()
-  for (const checkpoint of checkpoints) {
-    await sendMany(url, done, checkpoint, statuses)
-    const seconds = (performance.now() - started) / 1000
-    const sent = checkpoint - done
-    rows.push({ checkpoint, ...residentMiB(child.pid), perSecond: sent ? sent / seconds : 0 })
-    done = checkpoint
-    started = performance.now()
-  }
-  const first = await timeList(url)
-  const times = []
-  for (let run = 0; run < 20; run++) times.push((await timeList(url)).ms)
-  const median = times.toSorted((a, b) => a - b)[10]
+/** One run: the sends, block by block, and the reads of the log after them. */
+async function measure({ name, limits }) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'maillog-bench-'))
+  const { child, url } = await startMailService(dataDir, limits)
+  const rows = []
+  const statuses = new Map()
+  try {
+    let done = 0
+    let started = performance.now()
+    for (const checkpoint of checkpoints) {
+      await sendMany(url, done, checkpoint, statuses)
+      const seconds = (performance.now() - started) / 1000
+      const sent = checkpoint - done
+      rows.push({ checkpoint, ...residentMiB(child.pid), perSecond: sent ? sent / seconds : 0 })
+      done = checkpoint
+      started = performance.now()
+    }
+    const first = await timeList(url)
+    const times = []
+    for (let run = 0; run < 20; run++) times.push((await timeList(url)).ms)
+    const median = times.toSorted((a, b) => a - b)[10]
 
-  console.log(
-    `mail-service (outbox mode, embedded store), ${sends} POST /sendmail, ${concurrency} at a time:`,
-  )
-  console.log(
-    '| logged sends | VmRSS MiB | RssAnon MiB | RssFile MiB | sends/s since the row above |',
-  )
-  console.log('| --: | --: | --: | --: | --: |')
-  for (const { checkpoint, rss, anon, file, perSecond } of rows) {
-    const rate = perSecond ? Math.round(perSecond) : '-'
-    const mib = [rss, anon, file].map((value) => value.toFixed(1)).join(' | ')
-    console.log(`| ${checkpoint} | ${mib} | ${rate} |`)
+    console.log(
+      `mail-service (outbox mode, embedded store, ${name}), ${sends} POST /sendmail, ` +
+        `${concurrency} at a time:`,
+    )
+    console.log(
+      '| logged sends | VmRSS MiB | RssAnon MiB | RssFile MiB | sends/s since the row above |',
+    )
+    console.log('| --: | --: | --: | --: | --: |')
+    for (const { checkpoint, rss, anon, file, perSecond } of rows) {
+      const rate = perSecond ? Math.round(perSecond) : '-'
+      const mib = [rss, anon, file].map((value) => value.toFixed(1)).join(' | ')
+      console.log(`| ${checkpoint} | ${mib} | ${rate} |`)
+    }
+    console.log(
+      `answers: ${[...statuses].map(([status, count]) => `${count} × ${status}`).join(', ')}`,
+    )
+    console.log(
+      `GET /maillog?limit=100 after ${sends} sends: first ${first.ms.toFixed(1)} ms, ` +
+        `median of 20 ${median.toFixed(1)} ms (status ${first.status}, ${first.count} records, ` +
+        `Link ${first.link ? 'present' : 'absent'})\n`,
+    )
+    return rows
+  } finally {
+    await stopServer({ child })
+    await rm(dataDir, { recursive: true, force: true })
   }
-  console.log(
-    `answers: ${[...statuses].map(([status, count]) => `${count} × ${status}`).join(', ')}`,
-  )
-  console.log(
-    `GET /maillog?limit=100 after ${sends} sends: first ${first.ms.toFixed(1)} ms, ` +
-      `median of 20 ${median.toFixed(1)} ms (status ${first.status}, ${first.count} records, ` +
-      `Link ${first.link ? 'present' : 'absent'})`,
-  )
-} finally {
-  await stopServer({ child })
-  await rm(dataDir, { recursive: true, force: true })
 }
+
+const [off, on] = [await measure(runs[0]), await measure(runs[1])]
+const ratios = on
+  .slice(1)
+  .map(({ checkpoint, perSecond }, index) => {
+    const without = off[index + 1]?.perSecond ?? 0
+    return `${checkpoint}: ${(perSecond / without).toFixed(2)}x`
+  })
+  .join(', ')
+const total = (rows) => {
+  const seconds = rows.slice(1).reduce((sum, row, index) => {
+    const sent = row.checkpoint - (rows[index]?.checkpoint ?? 0)
+    return sum + sent / row.perSecond
+  }, 0)
+  return sends / seconds
+}
+console.log(
+  `sends/s with limits over without, by block (up to the logged sends named): ${ratios}; ` +
+    `over all ${sends}: ${(total(on) / total(off)).toFixed(2)}x ` +
+    `(${Math.round(total(on))} against ${Math.round(total(off))})`,
+)
