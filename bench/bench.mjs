@@ -1,6 +1,8 @@
 // npm run bench: items-service, a bare node:http bound and json-server 0.17.4 side by side on the
 // same generated movies, loaded with autocannon; then the sync features (304 polls, compressed
-// lists, the change feed) against the bound; writes the tables to bench/RESULTS.md.
+// lists, the change feed) against the bound; then items-service's Worker under workerd against
+// bare Workers, and MongoDB from a Worker (worker-bench.mjs); writes the tables to
+// bench/RESULTS.md.
 //
 //   node bench/bench.mjs [--n 1000] [--seconds 5] [--rounds 2] [--writes N] [--big 100000]
 //                        [--streams 1000] [--mutations 50] [--out bench/RESULTS.md] [--quick]
@@ -16,6 +18,7 @@ import { movie, movies } from './movies.mjs'
 import { describeRun } from './notes.mjs'
 import { endpoints, report } from './report.mjs'
 import { syncReport, syncRunRows } from './report-sync.mjs'
+import { workerReport } from './report-worker.mjs'
 import {
   closeConnections,
   killAllNow,
@@ -28,6 +31,8 @@ import {
   stopServer,
 } from './servers.mjs'
 import { measureSyncReads } from './sync.mjs'
+import { measureWorkers } from './worker-bench.mjs'
+import { snapshotItemsBundle } from './worker-servers.mjs'
 
 const labels = { items: 'items-service', bound: 'bound', json: 'json-server' }
 
@@ -85,8 +90,8 @@ async function main() {
   }
   // Bounded in time: a generous multiple of what the options should take, then stop everything.
   const expectedSeconds =
-    options.rounds * 26 * (options.seconds + options.warmup + 2) +
-    120 +
+    options.rounds * 36 * (options.seconds + options.warmup + 2) +
+    180 +
     options.big / 1000 +
     options.streams / 20
   const deadline = setTimeout(async () => {
@@ -118,6 +123,7 @@ async function main() {
 async function measure(options, work, say, started) {
   const { n, seconds, warmup, writes, warmupWrites, big } = options
   await snapshotItemsBuild(work)
+  const workerScript = await snapshotItemsBundle(work)
   const large = n * 10
   const all = movies(Math.max(big, large))
   const base = all.slice(0, n)
@@ -261,6 +267,9 @@ async function measure(options, work, say, started) {
       say(`warning: ${['items-service', 'bound'][i]} exited with ${exit.signal ?? exit.code}`)
   }
 
+  // The Workers runtime: items-service's Worker and its bounds, then MongoDB from a Worker.
+  const workers = await measureWorkers({ work, script: workerScript, options, say, base })
+
   const { moves, loading } = describeRun(options, large)
   return report({
     options,
@@ -276,6 +285,7 @@ async function measure(options, work, say, started) {
       section: syncReport({ options, syncRuns, syncMissing, feed }),
       runs: syncRunRows(syncRuns),
     },
+    workers: workerReport({ options, workers }),
   })
 }
 

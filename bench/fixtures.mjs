@@ -54,7 +54,7 @@ export async function dataDir(work, storeDir) {
 }
 
 /** POSTs `list` to items-service through its API, a few at a time, each expecting 201. */
-async function postAll(server, list) {
+export async function postAll(server, list) {
   let next = 0
   const worker = async () => {
     while (next < list.length) {

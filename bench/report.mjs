@@ -50,11 +50,14 @@ export function report({
   loading,
   started,
   sync,
+  workers,
 }) {
   const best = bestOf(runs)
   const lines = []
   const cpu = cpus()
-  lines.push('# Benchmark: items-service, a bare node:http bound, json-server')
+  lines.push(
+    '# Benchmark: items-service, a bare node:http bound, json-server; and on the Workers runtime',
+  )
   lines.push('')
   lines.push(
     `Run on ${started.toISOString().slice(0, 10)}: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ` +
@@ -150,6 +153,7 @@ export function report({
   }
   lines.push('')
   lines.push(...sync.section)
+  lines.push(...workers.section)
   lines.push('## How the servers were run and loaded')
   lines.push('')
   for (const line of loading) lines.push(`- ${line}`)
@@ -172,5 +176,9 @@ export function report({
     lines.push(...sync.runs)
     lines.push('')
   }
+  lines.push('## Every measured Worker run')
+  lines.push('')
+  lines.push(...workers.runs)
+  lines.push('')
   return lines.join('\n')
 }

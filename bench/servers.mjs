@@ -21,9 +21,14 @@ const running = new Set()
 
 /**
  * Spawns `node <args>`, drains its stdout and stderr the way a terminal or a pipe would (keeping
- * the tail for error messages), and resolves once `ready(stdout so far)` returns a port.
+ * the tail for error messages), and resolves once `ready(stdout so far)` returns a port; the
+ * server's `head` is what it printed up to then.
  */
-function startNode(name, args, { env = {}, cwd = root, ready, timeoutMs = 60_000, nodeArgs = [] }) {
+export function startNode(
+  name,
+  args,
+  { env = {}, cwd = root, ready, timeoutMs = 60_000, nodeArgs = [] },
+) {
   const started = performance.now()
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd,
@@ -56,6 +61,7 @@ function startNode(name, args, { env = {}, cwd = root, ready, timeoutMs = 60_000
       clearTimeout(timer)
       server.port = port
       server.url = `http://127.0.0.1:${port}`
+      server.head = head
       child.off('exit', onEarlyExit)
       resolve(server)
     }
@@ -150,7 +156,7 @@ export function stopServer(server, graceMs = 10_000) {
     return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
   }
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+    const timer = setTimeout(() => killNow(server), graceMs)
     child.once('exit', (code, signal) => {
       clearTimeout(timer)
       resolve({ code, signal })
@@ -166,7 +172,18 @@ export async function stopAll() {
 
 /** Last resort on process exit: no child outlives the bench. */
 export function killAllNow() {
-  for (const { child } of running) child.kill('SIGKILL')
+  for (const server of running) killNow(server)
+}
+
+/** SIGKILL to a server, and to the runtime a Worker's process runs (its `pid`), which outlives it. */
+function killNow({ child, pid }) {
+  child.kill('SIGKILL')
+  if (pid === child.pid) return
+  try {
+    process.kill(pid, 'SIGKILL')
+  } catch {
+    // Gone already.
+  }
 }
 
 /** CPU seconds (user + system) the process has used so far. */

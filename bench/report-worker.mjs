@@ -1,0 +1,146 @@
+// The Markdown of the Workers section of RESULTS.md (worker-bench.mjs measures it).
+
+import { count, cpuPerAnswer, fixed, ratio, verdict } from './format.mjs'
+import { bestOf } from './report.mjs'
+
+const endpoints = ['GET /items', 'GET /items/:id', 'POST /items']
+const mib = (bytes) => `${fixed(bytes / 1048576, 2)} MiB`
+
+/** The section's lines, and the table of every run (or none). */
+export function workerReport({ options, workers }) {
+  const { runs, listTimes, cold, size, mongo } = workers
+  const best = bestOf(runs.map((run) => ({ ...run, server: run.key })))
+  const at = (endpoint, key) => best.get(`${endpoint}|${options.n}|${key}`)
+  const lines = []
+  lines.push('## On the Workers runtime')
+  lines.push('')
+  lines.push(
+    "items-service's Worker as `wrangler deploy` uploads it (`items-service/dist-worker/bundle/entry.js`), " +
+      "run by workerd under Miniflare: every request goes to the collection's Durable Object (SQLite " +
+      'storage), which runs the app. Beside it, in the same runtime and the same run: the bare Worker ' +
+      '(`bench/workers/bare-worker.mjs`: cached JSON bytes from memory, the bound, as the bare node:http ' +
+      'server is on Node) and the same bare Worker sending every request to one Durable Object that ' +
+      'answers it from memory ("through an object": what the hop to an object costs by itself). Loaded ' +
+      `with autocannon as the Node servers are (${options.connections} connections, best of ${options.rounds}); ` +
+      '"by CPU" compares workerd\'s CPU time per answer.',
+  )
+  lines.push('')
+  lines.push(
+    '| endpoint | n | ours req/s | ours p50 / p99 ms | bare Worker req/s | bare p50 / p99 ms | through an object req/s | through an object p50 / p99 ms | non-2xx ours/bare/object | errors ours/bare/object | ours/bare | ours/bare by CPU | ours/through an object | ours/through an object by CPU | target |',
+  )
+  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|')
+  const order = ['items', 'bare', 'object']
+  for (const endpoint of endpoints) {
+    const row = Object.fromEntries(order.map((key) => [key, at(endpoint, key)]))
+    if (order.some((key) => !row[key])) continue
+    const cells = [endpoint, count(options.n)]
+    for (const key of order) {
+      cells.push(fixed(row[key].rps), `${fixed(row[key].p50, 1)} / ${fixed(row[key].p99, 1)}`)
+    }
+    cells.push(order.map((key) => row[key].non2xx).join(' / '))
+    cells.push(order.map((key) => row[key].errors).join(' / '))
+    for (const bound of ['bare', 'object']) {
+      cells.push(
+        ratio(row.items.rps / row[bound].rps),
+        ratio(cpuPerAnswer(row[bound]) / cpuPerAnswer(row.items)),
+      )
+    }
+    const reads = endpoint.startsWith('GET')
+    cells.push(reads ? `>= 0.8x bare: ${verdict(row.items.rps / row.bare.rps >= 0.8)}` : '')
+    lines.push(`| ${cells.join(' | ')} |`)
+  }
+  lines.push('')
+  const [listAtN] = listTimes
+  const item = at('GET /items/:id', 'items')
+  const list = at('GET /items', 'items')
+  const post = at('POST /items', 'items')
+  const grown = options.n + options.warmupWrites + options.writes
+  if (item && list && post && listAtN) {
+    lines.push(
+      `Through one object in this run: ${fixed(item.rps)} reads of one item a second; ${fixed(list.rps)} whole ` +
+        `lists of ${count(options.n)} items a second (${fixed((list.rps * listAtN.bytes) / 1e6)} MB/s of answers); ` +
+        `${fixed(post.rps)} creations a second while the list grew from ${count(options.n + options.warmupWrites)} ` +
+        `to ${count(grown)} items, each answered with the whole list.`,
+    )
+    lines.push('')
+  }
+  lines.push(
+    `One GET /items, sequential on a kept-alive connection, median of ${options.putTries} (after the POSTs, the list holds ${count(grown)} items):`,
+  )
+  lines.push('')
+  lines.push(
+    '| n | answer bytes | ours ms | ours ms per MB | through an object ms | bare Worker ms |',
+  )
+  lines.push('|--:|--:|--:|--:|--:|--:|')
+  for (const time of listTimes) {
+    lines.push(
+      `| ${count(time.n)} | ${count(time.bytes)} | ${fixed(time.items, 2)} | ${fixed(time.items / (time.bytes / 1e6), 1)} | ${fixed(time.object, 2)} | ${fixed(time.bare, 2)} |`,
+    )
+  }
+  lines.push('')
+  lines.push('| measure | ours | bare Worker |')
+  lines.push('|---|--:|--:|')
+  lines.push(
+    `| first request to a new isolate: workerd start to the first 200 of GET /items, ${count(cold.n)} items (median of ${cold.tries}) | ${fixed(cold.items.total)} ms | ${fixed(cold.bare.total)} ms |`,
+  )
+  lines.push(
+    `| of which, from workerd ready to that 200 (the object's start, its ${count(cold.n)} items read, the request) | ${fixed(cold.items.first, 1)} ms | ${fixed(cold.bare.first, 1)} ms |`,
+  )
+  lines.push(
+    `| the bundle wrangler uploads: raw / gzip (the upload limit: 3 MiB gzip free, 10 MiB paid) | ${mib(size.raw)} / ${mib(size.gzip)} | |`,
+  )
+  lines.push('')
+  lines.push(...mongoReport(mongo))
+  lines.push('How the Workers were run and loaded:')
+  lines.push('')
+  for (const note of notes(options)) lines.push(`- ${note}`)
+  lines.push('')
+  return { section: lines, runs: runRows(runs) }
+}
+
+function mongoReport(mongo) {
+  const lines = ['### MongoDB from a Worker', '']
+  lines.push(
+    `Against the MongoDB wire-protocol stand-in of the tests (\`packages/test-kit/src/mongo-stand-in.ts\`, ` +
+      `bundled by esbuild at bench time), a one-member replica set holding ${count(mongo.n)} movies on ` +
+      `127.0.0.1; each Worker started afresh ${mongo.object.tries} times; medians. The first request ` +
+      'opens what the Worker needs; later ones are sequential on a kept-alive connection.',
+  )
+  lines.push('')
+  lines.push(
+    `| client | first GET /items/:id ms | later GET /items/:id ms | later GET /items ms (${count(mongo.n)} items) | hello commands per later request |`,
+  )
+  lines.push('|---|--:|--:|--:|--:|')
+  const row = (label, figures) =>
+    `| ${label} | ${fixed(figures.first, 1)} | ${fixed(figures.later, 2)} | ${fixed(figures.list, 1)} | ${fixed(figures.hellos, 1)} |`
+  lines.push(row("held by the collection's object (items-service)", mongo.object))
+  lines.push(
+    row('one per request (`bench/workers/mongo-per-request-worker.mjs`)', mongo.perRequest),
+  )
+  lines.push('')
+  return lines
+}
+
+function notes(options) {
+  return [
+    'workerd, the Workers runtime, from the `workerd` package Miniflare depends on, run by Miniflare in a Node process of its own (`bench/worker-server.mjs`), compatibility date 2025-01-01 and `nodejs_compat` as in `items-service/wrangler.toml`. The module is handed to Miniflare as it is: given a path, Miniflare first parses the script in Node to find its imports, which the platform never does.',
+    "Requests reach the Worker on a socket of workerd's own (Miniflare's `unsafeDirectSockets`), as the platform's front hands a request to a Worker. Not through Miniflare's default port, whose routing Worker copies each request twice, emulates the platform's compression and logs each request to Node through a loopback HTTP call; nor through `dispatchFetch`, which adds an HTTP client in the process that generates the load. Either would measure the harness.",
+    "\"CPU\" of a Worker is workerd's process alone (the runtime: HTTP, the hop to the object, the isolate); Miniflare's Node process, which only relays the Worker's log lines, counts among the other processes.",
+    `items-service: the ${options.n} movies are POSTed through the API once into its object's storage (a folder), and each start gets a copy of it; no setting but \`CORS_ORIGINS=*\`. Each request writes a log line (\`console.log\`), which Miniflare relays to its process's stdout, piped to the bench and drained.`,
+    `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory.`,
+    'First request to a new isolate: Miniflare made, workerd spawned and ready (it compiles the module and runs its global scope before it serves), then one GET /items; the same with the bare Worker. A fresh copy of the stored movies each time.',
+  ]
+}
+
+function runRows(runs) {
+  const lines = [
+    '| round | endpoint | n | Worker | requests | seconds | req/s | p50 ms | p99 ms | non-2xx | errors | answer bytes | workerd CPU | workerd CPU µs per answer | autocannon CPU | other processes CPU |',
+    '|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ]
+  for (const run of runs) {
+    lines.push(
+      `| ${run.round} | ${run.endpoint} | ${count(run.n)} | ${run.label} | ${count(run.requests)} | ${fixed(run.duration, 1)} | ${fixed(run.rps)} | ${fixed(run.p50, 1)} | ${fixed(run.p99, 1)} | ${run.non2xx} | ${run.errors} | ${count(Math.round(run.bytesPerAnswer))} | ${fixed(run.cpu * 100)}% | ${fixed(cpuPerAnswer(run) * 1e6)} | ${fixed(run.loadCpu * 100)}% | ${fixed(run.othersCpu * 100)}% |`,
+    )
+  }
+  return lines
+}

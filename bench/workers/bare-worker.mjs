@@ -1,0 +1,91 @@
+// The bounds on the Workers runtime, as bench/reference-server.mjs is the bound on Node: the
+// items in memory, answered as cached JSON bytes; no validation, no persistence, no log. The
+// documents come in as the `DOCUMENTS` binding (a JSON array). Bound without `ITEMS`, the
+// Worker answers by itself; bound with it, every request goes to one Durable Object that answers
+// the same way, as items-service's Worker sends every request to its collection's object.
+
+const encoder = new TextEncoder()
+const open = encoder.encode('[')
+const close = encoder.encode(']')
+const comma = encoder.encode(',')
+const notFound = encoder.encode('{"error":"not found"}')
+
+function concat(parts) {
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
+  let at = 0
+  for (const part of parts) {
+    bytes.set(part, at)
+    at += part.length
+  }
+  return bytes
+}
+
+const json = (status, body) =>
+  new Response(body, { status, headers: { 'content-type': 'application/json' } })
+
+/** Each item's bytes by public id and the list's bytes; a POST appends with one copy. */
+class CachedItems {
+  #items = new Map()
+  #list
+  #nextKey = 0
+
+  constructor(documents) {
+    const parts = [open]
+    for (const document of JSON.parse(documents)) {
+      const bytes = encoder.encode(JSON.stringify(document))
+      if (this.#items.size > 0) parts.push(comma)
+      parts.push(bytes)
+      this.#items.set(document.id, bytes)
+      this.#nextKey++
+    }
+    parts.push(close)
+    this.#list = concat(parts)
+  }
+
+  async answer(request) {
+    const { pathname } = new URL(request.url)
+    if (pathname === '/items') {
+      if (request.method === 'GET') return json(200, this.#list)
+      if (request.method === 'POST') return json(201, this.#append(await request.json()))
+    } else if (pathname.startsWith('/items/') && request.method === 'GET') {
+      const found = this.#items.get(decodeURIComponent(pathname.slice(7)))
+      if (found !== undefined) return json(200, found)
+    }
+    return json(404, notFound)
+  }
+
+  #append(item) {
+    const key = `67000000c0c0c0c0c0${(this.#nextKey++).toString(16).padStart(6, '0')}`
+    const bytes = encoder.encode(JSON.stringify({ _id: key, ...item }))
+    this.#items.set(item.id, bytes)
+    const list = this.#list
+    this.#list =
+      list.length === 2
+        ? concat([open, bytes, close])
+        : concat([list.subarray(0, list.length - 1), comma, bytes, close])
+    return this.#list
+  }
+}
+
+/** The object the Worker sends every request to when `ITEMS` is bound. */
+export class ItemsObject {
+  #items
+
+  constructor(_state, env) {
+    this.#items = new CachedItems(env.DOCUMENTS)
+  }
+
+  fetch(request) {
+    return this.#items.answer(request)
+  }
+}
+
+let items
+
+export default {
+  fetch(request, env) {
+    if (env.ITEMS) return env.ITEMS.get(env.ITEMS.idFromName('movies')).fetch(request)
+    items ??= new CachedItems(env.DOCUMENTS)
+    return items.answer(request)
+  },
+}
