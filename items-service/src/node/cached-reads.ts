@@ -18,7 +18,17 @@ export type CachedReadsOptions = {
 /** What a polled read is: the whole list (compressed when taken), or one item. */
 type Read = { tagged: TaggedJson; list: boolean }
 
-const json = { 'content-type': 'application/json' }
+const json: Readonly<Record<string, string>> = { 'content-type': 'application/json' }
+/** The headers of the list in each coding, JSON's type with them: made once per coding. */
+const jsonIn = new WeakMap<object, Readonly<Record<string, string>>>()
+const asJson = (coding: Readonly<Record<string, string>>) => {
+  let headers = jsonIn.get(coding)
+  if (headers === undefined) {
+    headers = { ...json, ...coding }
+    jsonIn.set(coding, headers)
+  }
+  return headers
+}
 
 /**
  * Puts the polled reads of a store that keeps its items' JSON in memory (`GET /items`, and
@@ -66,19 +76,19 @@ export function withCachedReads(
       headers[name] = value
     })
     const sent =
-      found.list && compress
-        ? compress(found.tagged, request.headers['accept-encoding'])
-        : { tagged: found.tagged, headers: {} }
-    const answer = answerTagged(sent.tagged, request.headers['if-none-match'], {
-      ...json,
-      ...sent.headers,
-    })
+      found.list && compress ? compress(found.tagged, request.headers['accept-encoding']) : null
+    const answer = answerTagged(
+      sent?.tagged ?? found.tagged,
+      request.headers['if-none-match'],
+      sent ? asJson(sent.headers) : json,
+    )
     // CORS varies on `Origin` when it allows only some origins; the list on `Accept-Encoding`.
     const corsVary = headers.vary
-    Object.assign(headers, answer.headers)
+    for (const name in answer.headers) headers[name] = answer.headers[name] as string
     if (corsVary !== undefined && answer.headers.vary !== undefined) {
       headers.vary = `${corsVary}, ${answer.headers.vary}`
     }
+    headers.etag = answer.etag
     if (answer.body === null) response.writeHead(answer.status, headers).end()
     else {
       headers['content-length'] = answer.body.byteLength

@@ -5,13 +5,31 @@ import { type ResponseHeadersVariables, takeResponseHeaders } from './response-h
 /** Bytes and the strong entity tag that names them (quoted, as the `ETag` header carries it). */
 export type Tagged = { body: Uint8Array; etag: string }
 
-/** The answer to a GET of tagged bytes, for any server to write: 304 without a body, or 200. */
+/**
+ * The answer to a GET of tagged bytes, for any server to write: 304 without a body, or 200. Its
+ * `headers` are the representation's (type, coding, `Vary`), to be sent with `etag`; they may be
+ * the very object given, so a server answering at a high rate can pass constants.
+ */
 export type TaggedAnswer =
-  | { status: 200; headers: Record<string, string>; body: Uint8Array }
-  | { status: 304; headers: Record<string, string>; body: null }
+  | { status: 200; etag: string; headers: Readonly<Record<string, string>>; body: Uint8Array }
+  | { status: 304; etag: string; headers: Readonly<Record<string, string>>; body: null }
 
 /** What a 304 repeats of the 200 it stands for (RFC 9110 §15.4.5); the rest describes a body. */
 const keptBy304 = ['cache-control', 'vary']
+const noHeaders: Readonly<Record<string, string>> = {}
+/** The part a 304 keeps of each headers object seen, made once per object. */
+const keptOf = new WeakMap<object, Readonly<Record<string, string>>>()
+
+function keptBy304Of(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  let kept = keptOf.get(headers)
+  if (kept === undefined) {
+    const picked: Record<string, string> = {}
+    for (const name of keptBy304) if (headers[name] !== undefined) picked[name] = headers[name]
+    kept = picked
+    keptOf.set(headers, kept)
+  }
+  return kept
+}
 
 /**
  * Whether an `If-None-Match` header names `etag`: `*`, or a list holding it. The comparison is
@@ -30,22 +48,20 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
 
 /**
  * The one place a GET is decided between 304 and 200: 304 when `If-None-Match` names the tag
- * of `tagged`, with the tag and what a 304 keeps of `headers`; otherwise 200 with the bytes,
- * `headers` (their type, coding, `Vary`) and the tag. Both micros' routes and items' Node front
- * answer their tagged reads through it.
+ * of `tagged`, with what a 304 keeps of `headers`; otherwise 200 with the bytes and `headers`
+ * (their type, coding, `Vary`). Both micros' routes and items' Node front answer their tagged
+ * reads through it; every answer carries the tag.
  * @example answerTagged(list, request.headers['if-none-match'], { 'content-type': 'application/json' })
  */
 export function answerTagged(
   tagged: Tagged,
   ifNoneMatch: string | undefined,
-  headers: Record<string, string> = {},
+  headers: Readonly<Record<string, string>> = noHeaders,
 ): TaggedAnswer {
   if (noneMatchHits(ifNoneMatch, tagged.etag)) {
-    const kept: Record<string, string> = { etag: tagged.etag }
-    for (const name of keptBy304) if (headers[name] !== undefined) kept[name] = headers[name]
-    return { status: 304, headers: kept, body: null }
+    return { status: 304, etag: tagged.etag, headers: keptBy304Of(headers), body: null }
   }
-  return { status: 200, headers: { ...headers, etag: tagged.etag }, body: tagged.body }
+  return { status: 200, etag: tagged.etag, headers, body: tagged.body }
 }
 
 /**
@@ -58,7 +74,7 @@ export function sendTagged<T>(
   c: Context,
   answer: TaggedAnswer,
 ): TypedResponse<JSONParsed<T>, 200, 'json'> {
-  const own = { ...answer.headers }
+  const own: Record<string, string> = { ...answer.headers, etag: answer.etag }
   const collected = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
   if (own.vary !== undefined && collected?.vary !== undefined && collected.vary !== own.vary) {
     own.vary = `${collected.vary}, ${own.vary}`
