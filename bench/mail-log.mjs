@@ -2,7 +2,8 @@
 // temporary DATA_DIR) takes 20,000 POST /sendmail, 16 at a time, each to its own address, twice:
 // with the rate limits off, and with both counted in a one-hour window wide enough to admit every
 // send (RATE_LIMIT_PER_KEY and RATE_LIMIT_PER_RECIPIENT at 999999/1h: one bucket that every send
-// counts in, and one new bucket a send). For each it prints the server's resident memory (VmRSS,
+// counts in, and one new bucket a send), the two side by side, a block at a time to each in turn.
+// For each it prints the server's resident memory (VmRSS,
 // and its anonymous and file-backed parts) and the sends a second after 0, 5,000, 10,000 and
 // 20,000 logged sends, then the time of GET /maillog?limit=100; then the rate with limits over
 // the rate without, block by block: a limit must cost the same whatever it has counted.
@@ -105,57 +106,76 @@ async function timeList(url) {
   return { ms, status: response.status, count: records.length, link: response.headers.get('link') }
 }
 
-/** One run: the sends, block by block, and the reads of the log after them. */
-async function measure({ name, limits }) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'maillog-bench-'))
-  const { child, url } = await startMailService(dataDir, limits)
-  const rows = []
-  const statuses = new Map()
+/**
+ * Both runs side by side, a block of sends at a time to each in turn (the order swapped every
+ * block), so that a slow moment of the machine falls on both: the rows of each, and the reads of
+ * the log after them.
+ */
+async function measureBoth() {
+  const started = []
+  for (const run of runs) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'maillog-bench-'))
+    started.push({ ...run, dataDir, ...(await startMailService(dataDir, run.limits)) })
+  }
   try {
+    const rows = started.map(() => [])
+    const statuses = started.map(() => new Map())
     let done = 0
-    let started = performance.now()
     for (const checkpoint of checkpoints) {
-      await sendMany(url, done, checkpoint, statuses)
-      const seconds = (performance.now() - started) / 1000
+      const seconds = started.map(() => 0)
+      // Blocks of at most 1,000 sends, alternating which run goes first.
+      for (let from = done, block = 0; from < checkpoint; from += 1_000, block += 1) {
+        const to = Math.min(checkpoint, from + 1_000)
+        const order = block % 2 === 0 ? [0, 1] : [1, 0]
+        for (const index of order) {
+          const begin = performance.now()
+          await sendMany(started[index].url, from, to, statuses[index])
+          seconds[index] += (performance.now() - begin) / 1000
+        }
+      }
       const sent = checkpoint - done
-      rows.push({ checkpoint, ...residentMiB(child.pid), perSecond: sent ? sent / seconds : 0 })
+      started.forEach(({ child }, index) => {
+        const perSecond = sent ? sent / seconds[index] : 0
+        rows[index].push({ checkpoint, ...residentMiB(child.pid), perSecond })
+      })
       done = checkpoint
-      started = performance.now()
     }
-    const first = await timeList(url)
-    const times = []
-    for (let run = 0; run < 20; run++) times.push((await timeList(url)).ms)
-    const median = times.toSorted((a, b) => a - b)[10]
-
-    console.log(
-      `mail-service (outbox mode, embedded store, ${name}), ${sends} POST /sendmail, ` +
-        `${concurrency} at a time:`,
-    )
-    console.log(
-      '| logged sends | VmRSS MiB | RssAnon MiB | RssFile MiB | sends/s since the row above |',
-    )
-    console.log('| --: | --: | --: | --: | --: |')
-    for (const { checkpoint, rss, anon, file, perSecond } of rows) {
-      const rate = perSecond ? Math.round(perSecond) : '-'
-      const mib = [rss, anon, file].map((value) => value.toFixed(1)).join(' | ')
-      console.log(`| ${checkpoint} | ${mib} | ${rate} |`)
+    for (const [index, { name, url }] of started.entries()) {
+      const first = await timeList(url)
+      const times = []
+      for (let run = 0; run < 20; run++) times.push((await timeList(url)).ms)
+      const median = times.toSorted((a, b) => a - b)[10]
+      console.log(
+        `mail-service (outbox mode, embedded store, ${name}), ${sends} POST /sendmail, ` +
+          `${concurrency} at a time:`,
+      )
+      console.log(
+        '| logged sends | VmRSS MiB | RssAnon MiB | RssFile MiB | sends/s since the row above |',
+      )
+      console.log('| --: | --: | --: | --: | --: |')
+      for (const { checkpoint, rss, anon, file, perSecond } of rows[index]) {
+        const rate = perSecond ? Math.round(perSecond) : '-'
+        const mib = [rss, anon, file].map((value) => value.toFixed(1)).join(' | ')
+        console.log(`| ${checkpoint} | ${mib} | ${rate} |`)
+      }
+      const answers = [...statuses[index]].map(([status, count]) => `${count} × ${status}`)
+      console.log(`answers: ${answers.join(', ')}`)
+      console.log(
+        `GET /maillog?limit=100 after ${sends} sends: first ${first.ms.toFixed(1)} ms, ` +
+          `median of 20 ${median.toFixed(1)} ms (status ${first.status}, ${first.count} records, ` +
+          `Link ${first.link ? 'present' : 'absent'})\n`,
+      )
     }
-    console.log(
-      `answers: ${[...statuses].map(([status, count]) => `${count} × ${status}`).join(', ')}`,
-    )
-    console.log(
-      `GET /maillog?limit=100 after ${sends} sends: first ${first.ms.toFixed(1)} ms, ` +
-        `median of 20 ${median.toFixed(1)} ms (status ${first.status}, ${first.count} records, ` +
-        `Link ${first.link ? 'present' : 'absent'})\n`,
-    )
     return rows
   } finally {
-    await stopServer({ child })
-    await rm(dataDir, { recursive: true, force: true })
+    for (const { child, dataDir } of started) {
+      await stopServer({ child })
+      await rm(dataDir, { recursive: true, force: true })
+    }
   }
 }
 
-const [off, on] = [await measure(runs[0]), await measure(runs[1])]
+const [off, on] = await measureBoth()
 const ratios = on
   .slice(1)
   .map(({ checkpoint, perSecond }, index) => {

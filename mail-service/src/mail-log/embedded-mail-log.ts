@@ -34,7 +34,8 @@ export class EmbeddedMailLog<T extends object> implements MailLog<T> {
   readonly #inFlight = new Set<Promise<void>>()
   /** Prunes run one after another, so two never count the same removed record. */
   #pruning: Promise<unknown> = Promise.resolve()
-  #lastWriteFailed = false
+  /** The room the last write asked for, when it failed; undefined while writes succeed. */
+  #failedBytes: number | undefined
   #closed = false
 
   constructor(
@@ -87,16 +88,17 @@ export class EmbeddedMailLog<T extends object> implements MailLog<T> {
 
   /**
    * Resolves while the store reads and its writes succeed. After a failed write (a full disk,
-   * say), it resolves only once a small probe write succeeds: health follows the disk, with no
-   * need for a client to send again first.
+   * say), it resolves only once a probe write that asks for as much room succeeds: health
+   * follows the disk, with no need for a client to send again first, and says no while a write
+   * like the one refused still would be.
    */
   async ping(): Promise<void> {
     this.#assertOpen()
     this.#newestKey()
-    if (!this.#lastWriteFailed) return
+    if (this.#failedBytes === undefined) return
     const probes = this.#env.database<string>('health', 'string')
     const at = new Date().toISOString()
-    await this.#commit(at.length, () => probes.put('last-probe', at))
+    await this.#commit(Math.max(at.length, this.#failedBytes), () => probes.put('last-probe', at))
   }
 
   /** Refuses further calls, and resolves once the writes in flight are done; the store stays open. */
@@ -132,9 +134,9 @@ export class EmbeddedMailLog<T extends object> implements MailLog<T> {
     this.#inFlight.add(done)
     try {
       await done
-      this.#lastWriteFailed = false
+      this.#failedBytes = undefined
     } catch (error) {
-      this.#lastWriteFailed = true
+      this.#failedBytes = bytes
       throw error
     } finally {
       this.#inFlight.delete(done)

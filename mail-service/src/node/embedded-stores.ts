@@ -24,6 +24,7 @@ export class EmbeddedStores {
   readonly #say: (line: string) => void
   #env: Promise<EmbeddedEnv> | undefined
   readonly #logs: EmbeddedMailLog<object>[] = []
+  readonly #counters: EmbeddedSendCounter[] = []
 
   /** @param say where the lines about an import go */
   constructor(dataDir: string, { say = console.log }: { say?: (line: string) => void } = {}) {
@@ -42,7 +43,9 @@ export class EmbeddedStores {
   }
 
   async sendCounter(): Promise<EmbeddedSendCounter> {
-    return new EmbeddedSendCounter(await this.#store())
+    const counter = new EmbeddedSendCounter(await this.#store())
+    this.#counters.push(counter)
+    return counter
   }
 
   #store(): Promise<EmbeddedEnv> {
@@ -61,6 +64,8 @@ export class EmbeddedStores {
     const env = await opening?.catch(() => undefined)
     if (!env) return
     await Promise.allSettled(this.#logs.splice(0).map((log) => log.close()))
+    // Counts are written behind the sends: the last of them before the store closes.
+    await Promise.allSettled(this.#counters.splice(0).map((counter) => counter.flushed()))
     await env.close()
   }
 

@@ -9,14 +9,18 @@ import { describeSendCounterContract } from './send-counter.contract.js'
 async function openStores() {
   const dir = await mkdtemp(join(tmpdir(), 'mail-sends-'))
   let env = await EmbeddedEnv.open(dir, 'mail-service')
+  const counter = new EmbeddedSendCounter(env)
   return {
-    counter: new EmbeddedSendCounter(env),
+    counter,
+    // As a stop does: the counts written behind the sends are flushed before the store closes.
     reopen: async () => {
+      await counter.flushed()
       await env.close()
       env = await EmbeddedEnv.open(dir, 'mail-service')
       return new EmbeddedSendCounter(env)
     },
     cleanup: async () => {
+      await counter.flushed()
       await env.close()
       await rm(dir, { recursive: true, force: true })
     },
@@ -26,6 +30,33 @@ async function openStores() {
 describeSendCounterContract('embedded', openStores)
 
 describe('EmbeddedSendCounter', () => {
+  it('decides at once and writes behind: every count decided is in the store once flushed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mail-sends-'))
+    const env = await EmbeddedEnv.open(dir, 'mail-service')
+    const counter = new EmbeddedSendCounter(env)
+    const limit = { count: 1_000, windowMs: 3_600_000 }
+    // Many counts while commits are under way: none waits for a commit, all are written.
+    const takes = await Promise.all(
+      Array.from({ length: 200 }, (_, n) =>
+        counter.take(
+          [
+            { key: 'key:abc', limit },
+            { key: `to:r${n}@x.org`, limit },
+          ],
+          1_000_000,
+        ),
+      ),
+    )
+    expect(takes.every((take) => take.admitted)).toBe(true)
+    await counter.flushed()
+    const stored = env.database<string>('sends', 'string')
+    // 200 sends of a 1,000-an-hour bucket: its TAT 200 intervals (3.6 s each) past the first.
+    expect(stored.get('key:abc')).toBe(String(1_000_000 + 200 * 3_600))
+    expect(stored.get('to:r199@x.org')).toBe(String(1_000_000 + 3_600))
+    await env.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
   it('prunes buckets with no send left in their window', async () => {
     const { counter, cleanup } = await openStores()
     const bucket = { key: 'to:a@example.com', limit: { count: 1, windowMs: 60_000 } }

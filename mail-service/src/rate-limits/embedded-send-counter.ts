@@ -4,18 +4,24 @@ import { gcraGiveBack } from './gcra.js'
 import { type Admission, admit, type Bucket, type SendCounter } from './send-counter.js'
 
 /**
- * Sends counted in the service's embedded store (database `sends`: each bucket's TAT), so a
- * restart forgets none. This process owns the store, so it decides each count against the TATs
- * it holds in memory, at once and in order, and a count resolves once its new TATs are committed
- * and synced: two requests cannot both take a bucket's last room, and counts do not wait for one
- * another's commits, which the engine takes together (a TAT only grows while sends are counted,
- * so the last commit holds the last count).
+ * Sends counted in the service's embedded store (database `sends`: each bucket's TAT). This
+ * process owns the store, so it decides each count against the TATs it holds in memory, at once
+ * and in order: two requests cannot both take a bucket's last room, and no count waits for a
+ * disk. The buckets a count changed are written behind it, all that changed meanwhile in one
+ * commit, one commit at a time: a stop (`flushed`) writes the last of them, and a crash loses
+ * at most the counts of the commit under way, whose sends a limit then admits once more.
+ * Writing each count before its send made a busy limit cost a synced commit a send (0.80-0.87x
+ * of the rate without limits, measured side by side).
  */
 export class EmbeddedSendCounter implements SendCounter {
   readonly #env: EmbeddedEnv
   readonly #stored: Database<string, string>
   /** Each bucket's TAT as decided, read from the store the first time a bucket is counted. */
   readonly #tats = new Map<string, number | undefined>()
+  /** Buckets whose TAT changed since they were last written. */
+  readonly #dirty = new Set<string>()
+  /** The commit under way, if one is. */
+  #writing: Promise<void> | undefined
 
   constructor(env: EmbeddedEnv) {
     this.#env = env
@@ -24,8 +30,7 @@ export class EmbeddedSendCounter implements SendCounter {
 
   async take(buckets: readonly Bucket[], now: number): Promise<Admission> {
     const { admission, tats } = admit(buckets, (bucket) => this.#tatOf(bucket), now)
-    for (const [bucket, tat] of tats) this.#tats.set(bucket.key, tat)
-    await this.#store(tats)
+    this.#change(tats)
     return admission
   }
 
@@ -33,15 +38,14 @@ export class EmbeddedSendCounter implements SendCounter {
     const tats = new Map(
       buckets.map((bucket) => [bucket, gcraGiveBack(this.#tatOf(bucket), bucket.limit, at)]),
     )
-    for (const [bucket, tat] of tats) this.#tats.set(bucket.key, tat)
-    await this.#store(tats)
+    this.#change(tats)
   }
 
   async prune(now: number): Promise<number> {
+    await this.flushed()
     const empty: string[] = []
     for (const { key, value } of this.#stored.getRange()) {
-      const tat = this.#tats.has(key) ? this.#tats.get(key) : Number(value)
-      if (tat === undefined || tat <= now) empty.push(key)
+      if (Number(value) <= now) empty.push(key)
     }
     for (const [key, tat] of this.#tats) if (tat === undefined || tat <= now) this.#tats.delete(key)
     if (empty.length > 0) {
@@ -57,6 +61,11 @@ export class EmbeddedSendCounter implements SendCounter {
     this.#stored.get('')
   }
 
+  /** Resolves once every count decided so far is committed: for a stop, before the store closes. */
+  async flushed(): Promise<void> {
+    while (this.#writing || this.#dirty.size > 0) await (this.#writing ?? this.#write())
+  }
+
   #tatOf(bucket: Bucket): number | undefined {
     if (this.#tats.has(bucket.key)) return this.#tats.get(bucket.key)
     const value = this.#stored.get(bucket.key)
@@ -65,14 +74,35 @@ export class EmbeddedSendCounter implements SendCounter {
     return tat
   }
 
-  /** Keeps the buckets' new TATs in one commit (undefined: the bucket is empty again). */
-  async #store(tats: Map<Bucket, number | undefined>): Promise<void> {
-    if (tats.size === 0) return
-    await this.#env.commit(tats.size * 24, () => {
-      for (const [bucket, tat] of tats) {
-        if (tat === undefined) this.#stored.remove(bucket.key)
-        else this.#stored.put(bucket.key, String(tat))
-      }
-    })
+  #change(tats: Map<Bucket, number | undefined>): void {
+    for (const [bucket, tat] of tats) {
+      this.#tats.set(bucket.key, tat)
+      this.#dirty.add(bucket.key)
+    }
+    if (tats.size > 0 && !this.#writing) void this.#write()
+  }
+
+  /** Commits the buckets changed so far (undefined: empty again), then the ones changed meanwhile. */
+  #write(): Promise<void> {
+    const keys = [...this.#dirty]
+    this.#dirty.clear()
+    const writing = this.#env
+      .commit(keys.length * 24, () => {
+        for (const key of keys) {
+          const tat = this.#tats.get(key)
+          if (tat === undefined) this.#stored.remove(key)
+          else this.#stored.put(key, String(tat))
+        }
+      })
+      .catch(() => {
+        // Not written: kept for the next commit (a failing disk shows in every other write).
+        for (const key of keys) this.#dirty.add(key)
+      })
+      .finally(() => {
+        this.#writing = undefined
+        if (this.#dirty.size > 0) void this.#write()
+      })
+    this.#writing = writing
+    return writing
   }
 }
