@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { duplicateKeyCode, isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
 import {
   type Collection,
   type Document,
@@ -24,7 +25,6 @@ import {
   type Written,
 } from '../item-store.js'
 import { MongoChangeFollower } from './mongo-change-stream.js'
-import { duplicateKeyCode, isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
 import { toMongoFind } from './mongo-find.js'
 import { readSwapTarget } from './mongo-swap.js'
 
