@@ -153,6 +153,9 @@ describe.skipIf(!probe)('a full disk (a 256 KiB tmpfs as DATA_DIR)', () => {
       status: 503,
       body: { error: 'a store has no space left' },
     })
+    // Health says no exactly while a send like the refused one still is refused.
+    expect((await send(service, sent)).status).toBe(507)
+    expect((await read(service, '/healthz')).status).toBe(503)
 
     // Space comes back: health says so with no restart, and sends go out again.
     disk.resize('2m')

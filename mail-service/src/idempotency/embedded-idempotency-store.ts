@@ -56,9 +56,10 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  /** Reads one key: the embedded store answers while it is open. */
+  /** Reads one key, and probes the disk after a failed commit (`EmbeddedEnv.probe`). */
   async ping(): Promise<void> {
     this.#records.get('')
+    await this.#env.probe()
   }
 
   async prune(now: number): Promise<number> {

@@ -35,7 +35,6 @@ export class EmbeddedMailLog<T extends object> implements MailLog<T> {
   /** Prunes run one after another, so two never count the same removed record. */
   #pruning: Promise<unknown> = Promise.resolve()
   /** The room the last write asked for, when it failed; undefined while writes succeed. */
-  #failedBytes: number | undefined
   #closed = false
 
   constructor(
@@ -86,19 +85,11 @@ export class EmbeddedMailLog<T extends object> implements MailLog<T> {
     return pruning
   }
 
-  /**
-   * Resolves while the store reads and its writes succeed. After a failed write (a full disk,
-   * say), it resolves only once a probe write that asks for as much room succeeds: health
-   * follows the disk, with no need for a client to send again first, and says no while a write
-   * like the one refused still would be.
-   */
+  /** Resolves while the store reads and the environment's commits succeed (`EmbeddedEnv.probe`). */
   async ping(): Promise<void> {
     this.#assertOpen()
     this.#newestKey()
-    if (this.#failedBytes === undefined) return
-    const probes = this.#env.database<string>('health', 'string')
-    const at = new Date().toISOString()
-    await this.#commit(Math.max(at.length, this.#failedBytes), () => probes.put('last-probe', at))
+    await this.#env.probe()
   }
 
   /** Refuses further calls, and resolves once the writes in flight are done; the store stays open. */
@@ -134,10 +125,6 @@ export class EmbeddedMailLog<T extends object> implements MailLog<T> {
     this.#inFlight.add(done)
     try {
       await done
-      this.#failedBytes = undefined
-    } catch (error) {
-      this.#failedBytes = bytes
-      throw error
     } finally {
       this.#inFlight.delete(done)
     }

@@ -56,9 +56,10 @@ export class EmbeddedSendCounter implements SendCounter {
     return empty.length
   }
 
-  /** Reads one bucket: the embedded store answers while it is open. */
+  /** Reads one bucket, and probes the disk after a failed commit (`EmbeddedEnv.probe`). */
   async ping(): Promise<void> {
     this.#stored.get('')
+    await this.#env.probe()
   }
 
   /** Resolves once every count decided so far is committed: for a stop, before the store closes. */

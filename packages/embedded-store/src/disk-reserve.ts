@@ -30,6 +30,11 @@ export class DiskReserve {
     this.#usedBytes = usedBytes
   }
 
+  /** Bytes promised to writes under way: the room a write needs alongside its own. */
+  get promisedBytes(): number {
+    return this.#promised
+  }
+
   /**
    * Promises room for a write whose values hold `valueBytes`; call the returned function once
    * the write has committed or failed. @throws StoreFullError

@@ -27,6 +27,10 @@ export class EmbeddedEnv {
   readonly #lock: DataDirLock
   readonly #reserveFd: number
   readonly #reserve: DiskReserve
+  /** The most room a failed commit needed (with the commits beside it), until as much is had. */
+  #failedRoom: number | undefined
+  /** The probe under way: the stores of one health check share it. */
+  #probing: Promise<void> | undefined
 
   private constructor(
     readonly dataDir: string,
@@ -96,14 +100,41 @@ export class EmbeddedEnv {
    * @throws StoreFullError | StoreUnavailableError
    */
   async commit(valueBytes: number, writes: () => void): Promise<void> {
-    const release = this.#reserve.claim(valueBytes)
+    // The room this commit needs: its own, and that of the commits under way beside it.
+    const room = valueBytes + this.#reserve.promisedBytes
+    let release: (() => void) | undefined
     try {
+      release = this.#reserve.claim(valueBytes)
       await this.#root.batch(writes)
+      if (room >= (this.#failedRoom ?? 0)) this.#failedRoom = undefined
     } catch (error) {
-      throw await describeFailedCommit(error)
+      this.#failedRoom = Math.max(this.#failedRoom ?? 0, room)
+      throw release ? await describeFailedCommit(error) : error
     } finally {
-      release()
+      release?.()
     }
+  }
+
+  /**
+   * Resolves while commits succeed. After one failed (a full disk, say), resolves only once a
+   * probe commit that asks for as much room as it needed, with the commits under way beside it,
+   * succeeds: health follows the disk with no client write first, and says no while a write
+   * like the one refused still would be, whichever of the stores in this environment made it.
+   * @throws StoreFullError | StoreUnavailableError
+   */
+  probe(): Promise<void> {
+    const room = this.#failedRoom
+    if (room === undefined) return Promise.resolve()
+    this.#probing ??= this.#probeWith(room).finally(() => {
+      this.#probing = undefined
+    })
+    return this.#probing
+  }
+
+  async #probeWith(room: number): Promise<void> {
+    const probes = this.database<string>('health', 'string')
+    const at = new Date().toISOString()
+    await this.commit(Math.max(at.length, room), () => probes.put('last-probe', at))
   }
 
   /** Closes the engine, then gives up the directory. */

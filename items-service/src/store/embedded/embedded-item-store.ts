@@ -38,7 +38,6 @@ export class EmbeddedItemStore implements ItemStore {
   readonly #records: ItemRecords
   /** The write in flight for each `id` it touches. */
   readonly #busy = new Map<string, Promise<unknown>>()
-  #lastWriteFailed = false
 
   private constructor(env: EmbeddedEnv, collection: string, notices: string[]) {
     this.#env = env
@@ -129,15 +128,9 @@ export class EmbeddedItemStore implements ItemStore {
     return restored
   }
 
-  /** Resolves while writes succeed; after a failed one, only once a probe write succeeds. */
+  /** Resolves while commits succeed; after a failed one, only once a probe commit of as much room does. */
   async ping(): Promise<void> {
-    if (!this.#lastWriteFailed) return
-    const probes = this.#env.database<string>('health', 'string')
-    await this.#commit({
-      bytes: 32,
-      store: () => probes.put('last-probe', new Date().toISOString()),
-      apply: () => {},
-    })
+    await this.#env.probe()
   }
 
   async close(): Promise<void> {
@@ -172,13 +165,7 @@ export class EmbeddedItemStore implements ItemStore {
 
   /** Commits a plan; the engine's errors (StoreFullError, StoreUnavailableError) pass as they are. */
   async #commit({ bytes, store, apply }: WritePlan): Promise<void> {
-    try {
-      await this.#env.commit(bytes, () => store(this.#records))
-    } catch (error) {
-      this.#lastWriteFailed = true
-      throw error
-    }
-    this.#lastWriteFailed = false
+    await this.#env.commit(bytes, () => store(this.#records))
     apply()
   }
 }
