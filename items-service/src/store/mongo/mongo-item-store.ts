@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto'
-import { duplicateKeyCode, isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
+import { isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
 import {
   type Collection,
   type Document,
   type IndexDescription,
-  MongoBulkWriteError,
   MongoClient,
   ObjectId,
 } from 'mongodb'
@@ -26,10 +25,9 @@ import {
 } from '../item-store.js'
 import { MongoChangeFollower } from './mongo-change-stream.js'
 import { toMongoFind } from './mongo-find.js'
+import { listChunks } from './mongo-list.js'
+import { restoreItems } from './mongo-restore.js'
 import { readSwapTarget } from './mongo-swap.js'
-
-/** How many items a restore writes at once. */
-const restoreBatch = 1000
 
 /** The wire version of MongoDB 6.0, the first to keep pre-images for change streams. */
 const preImagesWireVersion = 17
@@ -65,8 +63,9 @@ export type MongoItemStoreOptions = {
 /**
  * Items in a MongoDB collection through the official driver, with a unique index on `id`.
  * Several instances of the service may share the database, so nothing is cached: every read
- * answers what the database holds, and the list streams from the cursor. Every operation
- * settles within `timeoutMs`, with StoreUnavailableError when the database does not answer.
+ * answers what the database holds, the list read from the cursor a batch at a time. Every
+ * operation settles within `timeoutMs`, with StoreUnavailableError when the database does not
+ * answer.
  *
  * `If-Match` is a compare-and-swap: the write's filter holds the whole item as read, so a
  * change by any instance in between makes it match nothing. Queries run in the database.
@@ -152,8 +151,8 @@ export class MongoItemStore implements ItemStore {
    */
   async list(): Promise<TaggedJson> {
     const hash = createHash('sha256')
-    const chunks: Uint8Array[] = []
-    for await (const chunk of streamChunks(await this.#stream())) {
+    const chunks: Buffer[] = []
+    for await (const chunk of listChunks(this.#items, this.#timeoutMs)) {
       hash.update(chunk)
       chunks.push(chunk)
     }
@@ -165,43 +164,6 @@ export class MongoItemStore implements ItemStore {
     if (!document) return null
     const body = Buffer.from(JSON.stringify(document))
     return { body, etag: tagOf(createHash('sha256').update(body)) }
-  }
-
-  /** The list as it streams from the cursor, a batch at a time. */
-  async #stream(): Promise<ReadableStream<Uint8Array>> {
-    // One signal for the cursor, and a deadline for each batch: a slow reader is not cut off.
-    const abort = new AbortController()
-    const cursor = this.#items.find({}, { sort: { _id: 1 }, signal: abort.signal })
-    const nextBatch = () =>
-      withinDeadline(
-        this.#timeoutMs,
-        async () => ((await cursor.hasNext()) ? cursor.readBufferedDocuments() : []),
-        abort,
-      )
-    // The first batch before answering, so that a database that does not answer is a 503.
-    let batch = await nextBatch()
-    let opened = false
-    const encoder = new TextEncoder()
-    return new ReadableStream<Uint8Array>({
-      async pull(stream) {
-        try {
-          if (opened) batch = await nextBatch()
-          if (batch.length === 0) {
-            stream.enqueue(encoder.encode(opened ? ']' : '[]'))
-            stream.close()
-            return
-          }
-          const json = batch.map((document) => JSON.stringify(document)).join(',')
-          stream.enqueue(encoder.encode((opened ? ',' : '[') + json))
-          opened = true
-        } catch (error) {
-          stream.error(error)
-        }
-      },
-      async cancel() {
-        await cursor.close()
-      },
-    })
   }
 
   /** One page, read whole within the deadline: a page is what the caller asked to hold. */
@@ -253,42 +215,8 @@ export class MongoItemStore implements ItemStore {
     return outcome === 'done' ? this.#written() : refused(outcome, id)
   }
 
-  /**
-   * In batches of a thousand, each under the deadline; without `replace`, one unordered insert a
-   * batch, whose duplicate keys are the items the collection has. A failure part way leaves the
-   * batches before it stored: a run again skips them.
-   */
   async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {
-    const restored: Restored = { added: 0, replaced: 0, skipped: 0 }
-    for (let start = 0; start < items.length; start += restoreBatch) {
-      const documents = items
-        .slice(start, start + restoreBatch)
-        .map(({ _id, ...fields }) => ({ _id: ObjectId.createFromHexString(_id), ...fields }))
-      if (replace) {
-        const operations = documents.flatMap((document) => [
-          { deleteOne: { filter: { id: document.id } } },
-          { insertOne: { document } },
-        ])
-        const result = await this.#within(() => this.#items.bulkWrite(operations))
-        restored.replaced += result.deletedCount
-        restored.added += result.insertedCount - result.deletedCount
-        continue
-      }
-      try {
-        const result = await this.#within(() =>
-          this.#items.insertMany(documents, { ordered: false }),
-        )
-        restored.added += result.insertedCount
-      } catch (error) {
-        const failed = error instanceof MongoBulkWriteError ? error.writeErrors : undefined
-        const errors = Array.isArray(failed) ? failed : failed ? [failed] : []
-        if (errors.length === 0 || !errors.every((each) => each.code === duplicateKeyCode))
-          throw error
-        restored.added += (error as MongoBulkWriteError).insertedCount
-        restored.skipped += errors.length
-      }
-    }
-    return restored
+    return restoreItems(this.#items, items, { replace, timeoutMs: this.#timeoutMs })
   }
 
   async ping(): Promise<void> {
@@ -345,15 +273,6 @@ function positionOf(document: Document, field?: string): PagePosition {
 /** A strong entity tag from a digest of the bytes answered. */
 function tagOf(hash: ReturnType<typeof createHash>): string {
   return `"${hash.digest('base64url')}"`
-}
-
-async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader()
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value
-  } finally {
-    reader.releaseLock()
-  }
 }
 
 /** A write refused before anything was stored. */
