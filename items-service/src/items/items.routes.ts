@@ -8,6 +8,7 @@ import {
   newItemSchema,
   rejectReservedFields,
 } from './item.schema.js'
+import { queryParameters, sortIssue } from './parse-query.js'
 
 /** Largest accepted item body. */
 export const maxItemBodyBytes = 64 * 1024
@@ -80,60 +81,6 @@ const notJson = errorResponse(
 /** Writes need `x-apikey` only when ITEMS_APIKEY is set, hence the empty alternative. */
 const writeSecurity: Record<string, string[]>[] = [{ ApiKey: [] }, {}]
 
-/** The opt-in query of `GET /items` (docs/items-service.md › Query); none of these: exactly the list. */
-const queryParameters = [
-  {
-    name: 'filters',
-    in: 'query' as const,
-    required: false,
-    style: 'form' as const,
-    explode: true,
-    // An empty example: the docs page would otherwise send a made-up filter with every try.
-    example: {},
-    description:
-      'Exact-match filters, one parameter per top-level field (`?genre=Drama&year=1994`), all of ' +
-      'which must hold. A value matches the string, or the number, boolean or null whose JSON ' +
-      'text it is; arrays, objects and absent fields never match. Each field at most once.',
-    schema: {
-      type: 'object' as const,
-      properties: Object.fromEntries(
-        (['id', 'name', 'genre'] as const).map((field) => [
-          field,
-          { type: 'string' as const, description: `Only items whose \`${field}\` is exactly this` },
-        ]),
-      ),
-      propertyNames: {
-        // The other parameters of the query, and the names no item field can have.
-        not: { enum: ['sort', 'limit', 'cursor', '_id', '__proto__', 'constructor', 'prototype'] },
-        pattern: '^[^$.][^.]*$',
-        maxLength: 100,
-      },
-      additionalProperties: { type: 'string' as const },
-    },
-  },
-  {
-    name: 'sort',
-    in: 'query' as const,
-    required: false,
-    description:
-      'Order by this field (`-`: descending), ties in insertion order; insertion order when absent',
-    schema: { type: 'string' as const, enum: ['id', '-id', 'name', '-name', 'genre', '-genre'] },
-  },
-  {
-    name: 'limit',
-    in: 'query' as const,
-    required: false,
-    description: 'At most this many items; a `Link` header with `rel="next"` names the next page',
-    schema: { type: 'integer' as const, minimum: 1, maximum: 1000 },
-  },
-  {
-    name: 'cursor',
-    in: 'query' as const,
-    required: false,
-    description: "Where the page starts: only as taken from the previous page's `Link` header",
-    schema: { type: 'string' as const },
-  },
-]
 const varyHeader = {
   Vary: {
     schema: { type: 'string', example: 'Accept-Encoding' },
@@ -142,7 +89,7 @@ const varyHeader = {
 } as const
 const badQuery = errorResponse('A query parameter has a value it cannot have', {
   error: 'invalid query parameter',
-  issues: [{ path: 'sort', message: 'must be one of id, -id, name, -name, genre, -genre' }],
+  issues: [{ path: 'sort', message: sortIssue }],
 })
 
 export const listItemsRoute = createRoute({

@@ -1,7 +1,8 @@
 import type { ItemQuery, PagePosition, SortField } from '../store/item-store.js'
 
-// The query string of `GET /items` (docs/items-service.md › Query) read into the store's
-// ItemQuery, and the opaque cursors that continue a page.
+// The query string of `GET /items` (docs/items-service.md › Query): its parameters as the
+// document states them, read into the store's ItemQuery, and the opaque cursors that continue a
+// page.
 
 /** One refused parameter, as the `issues` of a 400 name it. */
 export type QueryIssue = { path: string; message: string }
@@ -13,16 +14,77 @@ export type ParsedItemQuery = {
   parameters: string
 }
 
+const sortFields = ['id', 'name', 'genre'] as const satisfies SortField[]
 const sorts = new Map<string, NonNullable<ItemQuery['sort']>>(
-  (['id', 'name', 'genre'] satisfies SortField[]).flatMap((field) => [
+  sortFields.flatMap((field) => [
     [field, { field, descending: false }],
     [`-${field}`, { field, descending: true }],
   ]),
 )
-const sortIssue = `must be one of ${[...sorts.keys()].join(', ')}`
+/** What a 400 says of a `sort` it cannot take. */
+export const sortIssue = `must be one of ${[...sorts.keys()].join(', ')}`
 const maxLimit = 1000
 const maxFieldNameLength = 100
-const prototypeNames = new Set(['__proto__', 'constructor', 'prototype'])
+const prototypeNames = ['__proto__', 'constructor', 'prototype']
+
+/**
+ * The parameters as the OpenAPI document states them, from the rules `parseItemQuery` keeps
+ * (docs/items-service.md › Query); none of them: exactly the list.
+ */
+export const queryParameters = [
+  {
+    name: 'filters',
+    in: 'query' as const,
+    required: false,
+    style: 'form' as const,
+    explode: true,
+    // An empty example: the docs page would otherwise send a made-up filter with every try.
+    example: {},
+    description:
+      'Exact-match filters, one parameter per top-level field (`?genre=Drama&year=1994`), all of ' +
+      'which must hold. A value matches the string, or the number, boolean or null whose JSON ' +
+      'text it is; arrays, objects and absent fields never match. Each field at most once.',
+    schema: {
+      type: 'object' as const,
+      properties: Object.fromEntries(
+        sortFields.map((field) => [
+          field,
+          { type: 'string' as const, description: `Only items whose \`${field}\` is exactly this` },
+        ]),
+      ),
+      propertyNames: {
+        // The other parameters of the query, and the names no item field can have.
+        not: { enum: ['sort', 'limit', 'cursor', '_id', ...prototypeNames] },
+        // Not `$` first, no `.`, as `reasonToRefuse` says.
+        pattern: '^[^$.][^.]*$',
+        maxLength: maxFieldNameLength,
+      },
+      additionalProperties: { type: 'string' as const },
+    },
+  },
+  {
+    name: 'sort',
+    in: 'query' as const,
+    required: false,
+    description:
+      'Order by this field (`-`: descending), ties in insertion order; insertion order when absent',
+    schema: { type: 'string' as const, enum: [...sorts.keys()] },
+  },
+  {
+    name: 'limit',
+    in: 'query' as const,
+    required: false,
+    description: 'At most this many items; a `Link` header with `rel="next"` names the next page',
+    schema: { type: 'integer' as const, minimum: 1, maximum: maxLimit },
+  },
+  {
+    name: 'cursor',
+    in: 'query' as const,
+    required: false,
+    description: "Where the page starts: only as taken from the previous page's `Link` header",
+    schema: { type: 'string' as const },
+  },
+]
 
 /**
  * Reads a URL's query string (`?genre=Crime&sort=-name&limit=20`): `sort`, `limit` and `cursor`
@@ -84,7 +146,7 @@ function reasonToRefuse(name: string): string | null {
     return `field names must not be longer than ${maxFieldNameLength} characters`
   }
   if (name === '_id') return "'_id' is the database's own key, not a field to filter on"
-  if (prototypeNames.has(name)) return `'${name}' is a reserved field name`
+  if (prototypeNames.includes(name)) return `'${name}' is a reserved field name`
   if (name.startsWith('$')) return 'field names must not start with $'
   if (name.includes('.')) return 'field names must not contain .'
   return null
