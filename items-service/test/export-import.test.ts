@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -97,6 +98,23 @@ describe('npm run export and npm run import', () => {
     expect(refused.stderr).toContain('nothing was imported: 1 bad line(s)')
     const exported = await command('export', ['after.ndjson'], { DATA_DIR: dir }, files)
     expect(exported.stderr).toContain('exported 0 items')
+  })
+
+  it('refuse an _id the store gives another id, store nothing, and close the store cleanly', async () => {
+    const [dir, files] = [await temporaryDataDir(), await temporaryDataDir()]
+    const path = join(files, 'items.ndjson')
+    const item = { _id: '6740a1f2c3d4e5f6a7b8c9d0', ...movies[0] }
+    await writeFile(path, `${JSON.stringify(item)}\n`)
+    await command('import', [path], { DATA_DIR: dir })
+    await writeFile(path, `${JSON.stringify({ ...item, id: 'tt-other' })}\n`)
+    const refused = await command('import', [path], { DATA_DIR: dir })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(`${path}:1: _id ${item._id} is item '${movies[0]?.id}''s`)
+    expect(refused.stderr).toContain('nothing was imported: 1 bad line(s)')
+    // Closed as after an import: the next opener need not read the store through first.
+    expect(existsSync(join(dir, 'items-service.closed'))).toBe(true)
+    await command('export', [path], { DATA_DIR: dir })
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(item)
   })
 
   it('with --replace, put each item in the place of the one of its id', async () => {

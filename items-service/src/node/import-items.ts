@@ -12,7 +12,8 @@ import { openItemStore } from './open-item-store.js'
 
 const shownProblems = 20
 
-function refuse(problems: LineProblem[], path: string): never {
+/** Says why nothing was imported; the caller ends, closing what it opened. */
+function refuse(problems: LineProblem[], path: string): void {
   for (const { line, message } of problems.slice(0, shownProblems)) {
     process.stderr.write(`${path}:${line}: ${message}\n`)
   }
@@ -20,7 +21,7 @@ function refuse(problems: LineProblem[], path: string): never {
     process.stderr.write(`… and ${problems.length - shownProblems} more\n`)
   }
   process.stderr.write(`nothing was imported: ${problems.length} bad line(s)\n`)
-  process.exit(1)
+  process.exitCode = 1
 }
 
 async function main(): Promise<void> {
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   // npm runs the script in the micro's folder; a relative path is meant from where npm was run.
   const path = resolve(process.env.INIT_CWD ?? process.cwd(), files[0] as string)
   const read = await readItemsFile(path, (lines) => process.stderr.write(`read ${lines} lines\n`))
-  if ('problems' in read) refuse(read.problems, path)
+  if ('problems' in read) return refuse(read.problems, path)
   const settings = parseEnv(process.env)
   const { store, description } = await openItemStore(settings)
   try {
@@ -52,7 +53,8 @@ async function main(): Promise<void> {
             },
           ]
     })
-    if (taken.length > 0) refuse(taken, path)
+    // Returned through `finally`: the store is closed as after an import.
+    if (taken.length > 0) return refuse(taken, path)
     process.stderr.write(`importing ${read.items.length} items into the ${description}\n`)
     const { added, replaced, skipped } = await store.restore(read.items, { replace })
     const skippedNote = skipped > 0 ? ` (their ids were there; --replace puts them in place)` : ''
