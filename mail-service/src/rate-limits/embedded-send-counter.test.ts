@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EmbeddedEnv } from '@movies-and-mail/embedded-store'
-import { describe, expect, it } from 'vitest'
+import { StoreFullError } from '@movies-and-mail/http-kit'
+import { describe, expect, it, vi } from 'vitest'
 import { EmbeddedSendCounter } from './embedded-send-counter.js'
 import { describeSendCounterContract } from './send-counter.contract.js'
 
@@ -65,5 +66,63 @@ describe('EmbeddedSendCounter', () => {
     expect(await counter.prune(1_070_000)).toBe(1)
     expect((await counter.take([bucket], 1_070_001)).admitted).toBe(true)
     await cleanup()
+  })
+
+  describe('when commits fail (a full disk refuses them before any wait)', () => {
+    const limit = { count: 1_000, windowMs: 3_600_000 }
+    const bucket = { key: 'key:abc', limit }
+
+    async function failingCommits() {
+      const dir = await mkdtemp(join(tmpdir(), 'mail-sends-'))
+      const env = await EmbeddedEnv.open(dir, 'mail-service')
+      const commit = env.commit.bind(env)
+      const commits = vi
+        .spyOn(env, 'commit')
+        .mockImplementation(async () => Promise.reject(new StoreFullError()))
+      return {
+        env,
+        commits,
+        counter: new EmbeddedSendCounter(env),
+        /** Lets commits succeed again. */
+        heal: () => commits.mockImplementation(commit),
+        cleanup: async () => {
+          commits.mockImplementation(commit)
+          await env.close()
+          await rm(dir, { recursive: true, force: true })
+        },
+      }
+    }
+
+    it('keeps the process answering: a failed commit waits before it is tried again', async () => {
+      const { commits, counter, cleanup } = await failingCommits()
+      expect((await counter.take([bucket], 1_000_000)).admitted).toBe(true)
+      // A timer fires: the failed commit is not retried in a loop that starves the process.
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(commits.mock.calls.length).toBe(1)
+      // Counting goes on, decided in memory.
+      expect((await counter.take([bucket], 1_000_001)).admitted).toBe(true)
+      expect(commits.mock.calls.length).toBe(1)
+      await cleanup()
+    })
+
+    it('writes the counts kept once the disk takes commits again', async () => {
+      const { env, counter, heal, cleanup } = await failingCommits()
+      await counter.take([bucket], 1_000_000)
+      await counter.take([bucket], 1_000_000)
+      heal()
+      await vi.waitFor(
+        () => expect(env.database<string>('sends', 'string').get('key:abc')).toBe('1007200'),
+        { timeout: 5_000 },
+      )
+      await cleanup()
+    })
+
+    it('rejects a flush that fails again, rather than wait without end', async () => {
+      const { commits, counter, cleanup } = await failingCommits()
+      await counter.take([bucket], 1_000_000)
+      await expect(counter.flushed()).rejects.toBeInstanceOf(StoreFullError)
+      expect(commits.mock.calls.length).toBe(2)
+      await cleanup()
+    })
   })
 })

@@ -3,6 +3,9 @@ import type { Database } from 'lmdb'
 import { gcraGiveBack } from './gcra.js'
 import { type Admission, admit, type Bucket, type SendCounter } from './send-counter.js'
 
+/** How long a failed commit of counts waits before it is tried again. */
+const retryAfterFailureMs = 1_000
+
 /**
  * Sends counted in the service's embedded store (database `sends`: each bucket's TAT). This
  * process owns the store, so it decides each count against the TATs it holds in memory, at once
@@ -22,6 +25,10 @@ export class EmbeddedSendCounter implements SendCounter {
   readonly #dirty = new Set<string>()
   /** The commit under way, if one is. */
   #writing: Promise<void> | undefined
+  /** Why the last commit failed, until one succeeds. */
+  #failure: unknown
+  /** The next try after a failed commit, if one waits. */
+  #retry: ReturnType<typeof setTimeout> | undefined
 
   constructor(env: EmbeddedEnv) {
     this.#env = env
@@ -62,9 +69,26 @@ export class EmbeddedSendCounter implements SendCounter {
     await this.#env.probe()
   }
 
-  /** Resolves once every count decided so far is committed: for a stop, before the store closes. */
+  /**
+   * Resolves once every count decided so far is committed: for a stop, before the store closes.
+   * Tries a failed commit once more at once; rejects if that fails too, rather than wait for a
+   * disk that may not come back.
+   */
   async flushed(): Promise<void> {
-    while (this.#writing || this.#dirty.size > 0) await (this.#writing ?? this.#write())
+    for (;;) {
+      if (this.#writing) {
+        await this.#writing
+        continue
+      }
+      if (this.#dirty.size === 0) return
+      const failedBefore = this.#failure !== undefined
+      this.#cancelRetry()
+      await this.#write()
+      if (failedBefore && this.#failure !== undefined && this.#dirty.size > 0) {
+        this.#cancelRetry()
+        throw this.#failure
+      }
+    }
   }
 
   #tatOf(bucket: Bucket): number | undefined {
@@ -80,7 +104,8 @@ export class EmbeddedSendCounter implements SendCounter {
       this.#tats.set(bucket.key, tat)
       this.#dirty.add(bucket.key)
     }
-    if (tats.size > 0 && !this.#writing) void this.#write()
+    // After a failed commit, the retry's timer writes what changed meanwhile.
+    if (tats.size > 0 && !this.#writing && !this.#retry) void this.#write()
   }
 
   /** Commits the buckets changed so far (undefined: empty again), then the ones changed meanwhile. */
@@ -95,15 +120,40 @@ export class EmbeddedSendCounter implements SendCounter {
           else this.#stored.put(key, String(tat))
         }
       })
-      .catch(() => {
-        // Not written: kept for the next commit (a failing disk shows in every other write).
-        for (const key of keys) this.#dirty.add(key)
-      })
+      .then(
+        () => {
+          this.#failure = undefined
+        },
+        (error: unknown) => {
+          // Not written: kept for a later commit (a failing disk shows in every other write).
+          for (const key of keys) this.#dirty.add(key)
+          this.#failure = error
+        },
+      )
       .finally(() => {
         this.#writing = undefined
-        if (this.#dirty.size > 0) void this.#write()
+        if (this.#dirty.size === 0) return
+        // A full disk refuses a commit before it waits for anything: tried again at once, it
+        // would fail again without end and never let the process answer anything else.
+        if (this.#failure === undefined) void this.#write()
+        else this.#retryLater()
       })
     this.#writing = writing
     return writing
+  }
+
+  #retryLater(): void {
+    if (this.#retry) return
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined
+      if (!this.#writing && this.#dirty.size > 0) void this.#write()
+    }, retryAfterFailureMs)
+    // A stop flushes what is left; the timer alone keeps no process alive.
+    this.#retry.unref?.()
+  }
+
+  #cancelRetry(): void {
+    clearTimeout(this.#retry)
+    this.#retry = undefined
   }
 }
