@@ -19,8 +19,8 @@ export class DurableSendCounter implements SendCounter {
     return this.#state.call<Admission>((object) => object.takeSend([...buckets], now))
   }
 
-  giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
-    return this.#state.call((object) => object.giveBackSend([...buckets], at))
+  giveBack(buckets: readonly Bucket[], takenAt: number, now: number): Promise<void> {
+    return this.#state.call((object) => object.giveBackSend([...buckets], takenAt, now))
   }
 
   ping(): Promise<void> {

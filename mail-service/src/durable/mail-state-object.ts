@@ -52,8 +52,8 @@ export class MailStateObject extends DurableObject<unknown> {
     return this.#inOneTransaction(() => this.#counts.take(buckets, now))
   }
 
-  giveBackSend(buckets: Bucket[], at: number): void {
-    this.#inOneTransaction(() => this.#counts.giveBack(buckets, at))
+  giveBackSend(buckets: Bucket[], takenAt: number, now: number): void {
+    this.#inOneTransaction(() => this.#counts.giveBack(buckets, takenAt, now))
   }
 
   pruneSends(now: number): number {

@@ -25,9 +25,9 @@ export class SendCountsTable {
     return admission
   }
 
-  giveBack(buckets: readonly Bucket[], at: number): void {
+  giveBack(buckets: readonly Bucket[], takenAt: number, now: number): void {
     for (const bucket of buckets) {
-      const tat = gcraGiveBack(this.#tatOf(bucket.key), bucket.limit, at)
+      const tat = gcraGiveBack(this.#tatOf(bucket.key), bucket.limit, takenAt, now)
       if (tat === undefined) this.#sql.exec('DELETE FROM send_counts WHERE bucket = ?', bucket.key)
       else this.#put(bucket.key, tat)
     }

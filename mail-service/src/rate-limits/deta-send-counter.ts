@@ -35,12 +35,12 @@ export class DetaSendCounter implements SendCounter {
     })
   }
 
-  giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
+  giveBack(buckets: readonly Bucket[], takenAt: number, now: number): Promise<void> {
     return this.#inTurn(async () => {
       for (const bucket of buckets) {
-        const tat = gcraGiveBack(await this.#tatOf(bucket, at), bucket.limit, at)
+        const tat = gcraGiveBack(await this.#tatOf(bucket, now), bucket.limit, takenAt, now)
         if (tat === undefined) await this.#base.delete(bucket.key)
-        else await this.#put(bucket, tat, at)
+        else await this.#put(bucket, tat, now)
       }
     })
   }

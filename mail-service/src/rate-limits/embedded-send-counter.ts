@@ -41,9 +41,12 @@ export class EmbeddedSendCounter implements SendCounter {
     return admission
   }
 
-  async giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
+  async giveBack(buckets: readonly Bucket[], takenAt: number, now: number): Promise<void> {
     const tats = new Map(
-      buckets.map((bucket) => [bucket, gcraGiveBack(this.#tatOf(bucket), bucket.limit, at)]),
+      buckets.map((bucket) => [
+        bucket,
+        gcraGiveBack(this.#tatOf(bucket), bucket.limit, takenAt, now),
+      ]),
     )
     this.#change(tats)
   }

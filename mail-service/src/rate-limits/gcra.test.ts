@@ -52,8 +52,14 @@ describe('gcraTake', () => {
 
 describe('gcraGiveBack', () => {
   it('returns one interval, and empties the bucket once nothing is left', () => {
-    expect(gcraGiveBack(3_600_000, threePerHour, 0)).toBe(2_400_000)
-    expect(gcraGiveBack(1_200_000, threePerHour, 0)).toBeUndefined()
-    expect(gcraGiveBack(undefined, threePerHour, 0)).toBeUndefined()
+    expect(gcraGiveBack(3_600_000, threePerHour, 0, 0)).toBe(2_400_000)
+    expect(gcraGiveBack(1_200_000, threePerHour, 0, 0)).toBeUndefined()
+    expect(gcraGiveBack(undefined, threePerHour, 0, 0)).toBeUndefined()
+  })
+
+  it('returns nothing once the send’s interval has passed', () => {
+    // Taken at 0, its interval over at 1_200_000: the TAT may be later sends' alone.
+    expect(gcraGiveBack(4_000_000, threePerHour, 0, 1_199_999)).toBe(2_800_000)
+    expect(gcraGiveBack(4_000_000, threePerHour, 0, 1_200_000)).toBe(4_000_000)
   })
 })

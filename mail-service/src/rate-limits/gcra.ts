@@ -29,13 +29,21 @@ export function gcraTake(tat: number | undefined, limit: RateLimit, now: number)
   return { admitted: true, tat: from + intervalOf(limit) }
 }
 
-/** A bucket's TAT once the send it last counted is taken back; undefined once it is empty. */
+/**
+ * A bucket's TAT at `now` once a send counted at `takenAt` is taken back; undefined once it is
+ * empty. Within that send's interval the bucket cannot have emptied since, so one interval off
+ * is exactly that send. After it, the bucket may have emptied and filled again with later sends,
+ * and an interval off would free a slot of theirs: nothing is taken back then.
+ */
 export function gcraGiveBack(
   tat: number | undefined,
   limit: RateLimit,
+  takenAt: number,
   now: number,
 ): number | undefined {
-  if (tat === undefined) return undefined
-  const back = tat - intervalOf(limit)
+  if (tat === undefined || tat <= now) return undefined
+  const interval = intervalOf(limit)
+  if (now >= takenAt + interval) return tat
+  const back = tat - interval
   return back > now ? back : undefined
 }

@@ -12,9 +12,9 @@ export class MemorySendCounter implements SendCounter {
     return admission
   }
 
-  async giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
+  async giveBack(buckets: readonly Bucket[], takenAt: number, now: number): Promise<void> {
     for (const bucket of buckets) {
-      const tat = gcraGiveBack(this.#tats.get(bucket.key), bucket.limit, at)
+      const tat = gcraGiveBack(this.#tats.get(bucket.key), bucket.limit, takenAt, now)
       if (tat === undefined) this.#tats.delete(bucket.key)
       else this.#tats.set(bucket.key, tat)
     }

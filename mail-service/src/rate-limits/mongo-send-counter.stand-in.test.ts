@@ -78,6 +78,17 @@ describe('MongoSendCounter, as the server sees it', () => {
     ])
     expect(giveBack?.updates[0].upsert).not.toBe(true)
   })
+
+  it('gives back only the buckets whose interval has not passed since the take', async () => {
+    const counter = await (await open()).sendCounter()
+    // A second after the take: the per-key interval (1 s) is over, the per-recipient one not.
+    await counter.giveBack([perRecipient, perKey], now, now + 1_000)
+    expect(
+      standIn()
+        .received('update')
+        .flatMap(({ updates }) => updates),
+    ).toEqual([expect.objectContaining({ q: { _id: perRecipient.key } })])
+  })
 })
 
 describe('takePipeline', () => {

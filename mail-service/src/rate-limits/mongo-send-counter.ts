@@ -62,18 +62,20 @@ export class MongoSendCounter implements SendCounter {
       }
     } catch (error) {
       // None is counted when one cannot be: what was taken is given back, where it can be.
-      await this.giveBack(taken, now).catch(() => {})
+      await this.giveBack(taken, now, now).catch(() => {})
       throw error
     }
     if (!refused) return { admitted: true }
-    await this.giveBack(taken, now)
+    await this.giveBack(taken, now, now)
     return refused
   }
 
-  async giveBack(buckets: readonly Bucket[], at: number): Promise<void> {
+  /** One atomic update a bucket, as `gcraGiveBack` decides: none once the send's interval passed. */
+  async giveBack(buckets: readonly Bucket[], takenAt: number, now: number): Promise<void> {
     for (const bucket of buckets) {
+      if (now >= takenAt + intervalOf(bucket.limit)) continue
       const tat = { $subtract: ['$tat', intervalOf(bucket.limit)] }
-      await this.#within(() => this.#buckets.updateOne({ _id: bucket.key }, withTat(tat, at)))
+      await this.#within(() => this.#buckets.updateOne({ _id: bucket.key }, withTat(tat, now)))
     }
   }
 

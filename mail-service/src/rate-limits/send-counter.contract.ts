@@ -79,9 +79,22 @@ export function describeSendCounterContract(
     it('takes back a send the provider did not accept', async () => {
       const t0 = 1_000_000_000_000
       for (const at of [t0, t0 + 1, t0 + 2]) await fixture.counter.take([threePerHour], at)
-      await fixture.counter.giveBack([threePerHour], t0 + 2)
+      await fixture.counter.giveBack([threePerHour], t0 + 2, t0 + 3)
       expect(await fixture.counter.take([threePerHour], t0 + 3)).toEqual({ admitted: true })
       expect((await fixture.counter.take([threePerHour], t0 + 4)).admitted).toBe(false)
+    })
+
+    it('takes back nothing once the send’s interval has passed: the bucket refilled since', async () => {
+      const t0 = 1_000_000_000_000
+      // The first send's slot ends at t0 + 30 s; the bucket is empty again at t0 + 40 s and
+      // full with two later sends.
+      await fixture.counter.take([twoPerMinute], t0)
+      await fixture.counter.take([twoPerMinute], t0 + 40_000)
+      await fixture.counter.take([twoPerMinute], t0 + 40_000)
+      expect((await fixture.counter.take([twoPerMinute], t0 + 40_000)).admitted).toBe(false)
+      // The first send fails late: taking its interval back would admit a third in one minute.
+      await fixture.counter.giveBack([twoPerMinute], t0, t0 + 41_000)
+      expect((await fixture.counter.take([twoPerMinute], t0 + 41_000)).admitted).toBe(false)
     })
 
     it('keeps buckets apart', async () => {

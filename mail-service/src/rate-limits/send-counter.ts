@@ -18,10 +18,11 @@ export interface SendCounter {
   /** Counts one send in every bucket, unless one of them is full: then counts none. */
   take(buckets: readonly Bucket[], now: number): Promise<Admission>
   /**
-   * Takes back one send `take` counted in these buckets (at `at`): the provider did not accept
-   * it, so it reached no inbox.
+   * Takes back, at `now`, one send `take` counted in these buckets at `takenAt`: the provider
+   * did not accept it, so it reached no inbox. Where a bucket may have filled again since
+   * (`gcraGiveBack`), it keeps its count.
    */
-  giveBack(buckets: readonly Bucket[], at: number): Promise<void>
+  giveBack(buckets: readonly Bucket[], takenAt: number, now: number): Promise<void>
   /** Forgets buckets that are empty again at `now`; how many. */
   prune(now: number): Promise<number>
   /** Resolves when the store answers; rejects otherwise. */

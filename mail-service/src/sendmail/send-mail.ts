@@ -96,7 +96,7 @@ export async function sendMail(
   // The outcome is kept whether or not the client still waits for it.
   const notSent = async () => {
     // It reached no inbox: it does not count, and a retry with the key is a new request.
-    await deps.counter.giveBack(buckets, now).catch(() => {})
+    await deps.counter.giveBack(buckets, now, Date.now()).catch(() => {})
     await freeKey()
   }
   const settle = async (result: SendResult) => {

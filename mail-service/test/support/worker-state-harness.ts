@@ -96,8 +96,8 @@ export class WorkerStateHarness {
       this.#call({ port: 'counter', object, method, args })
     return {
       take: (buckets, now) => call('take', buckets, now),
-      giveBack: async (buckets, at) => {
-        await call('giveBack', buckets, at)
+      giveBack: async (buckets, takenAt, now) => {
+        await call('giveBack', buckets, takenAt, now)
       },
       prune: (now) => call('prune', now),
       ping: async () => {
