@@ -4,7 +4,10 @@
  * needs to know which store it was.
  */
 
-/** The store did not answer, or could not write; nothing of a write was stored. Retry later. */
+/**
+ * The store did not answer, or could not write; nothing of a write was stored, unless the
+ * message says it was (the write went through and the answer could not be read). Retry later.
+ */
 export class StoreUnavailableError extends Error {
   constructor(message = 'the store does not answer', options?: { cause?: unknown }) {
     super(message, options)

@@ -99,6 +99,19 @@ describe('MongoItemStore on a database that stops answering', () => {
     expect(standIn.commandNames().at(-1)).toBe('getMore')
   })
 
+  it('says a write was stored when the list it answers with cannot be read', async () => {
+    standIn.stallAt('find')
+    const { error, ms } = await timed(() => store.insert(movie))
+    expect(error).toBeInstanceOf(StoreUnavailableError)
+    expect((error as Error).message).toBe(
+      'the write was stored, but the list could not be read: read it again with GET /items',
+    )
+    expect(ms).toBeLessThan(boundMs)
+    standIn.answer()
+    const list = JSON.parse(new TextDecoder().decode((await store.list()).body))
+    expect(list).toEqual([expect.objectContaining(movie)])
+  })
+
   it('rejects operations whose connections are dropped, then recovers', async () => {
     standIn.stall()
     const inFlight = allAtOnce(12)

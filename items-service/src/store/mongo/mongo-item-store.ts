@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { StoreUnavailableError } from '@movies-and-mail/http-kit'
 import { isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
 import {
   type Collection,
@@ -249,9 +250,20 @@ export class MongoItemStore implements ItemStore {
     return now ? 'stale' : 'not-found'
   }
 
-  /** A write done: the list as it is now, read from the database. */
+  /**
+   * A write done: the list as it is now, read from the database. Should that read fail, the
+   * answer must not say that nothing was stored: a retry would meet its own write (409, 412).
+   */
   async #written(): Promise<Written> {
-    return { ok: true, list: await this.list() }
+    try {
+      return { ok: true, list: await this.list() }
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error
+      throw new StoreUnavailableError(
+        'the write was stored, but the list could not be read: read it again with GET /items',
+        { cause: error },
+      )
+    }
   }
 
   #within<T>(operation: (signal: AbortSignal) => Promise<T>) {
