@@ -50,7 +50,9 @@ export class ItemsObject {
       // Tried again by the next request: a database that was down may be back.
       this.#app = undefined
       const reason = error instanceof Error ? error.message : String(error)
-      console.error(redactText(`items-service cannot start: ${reason}`))
+      console.error(
+        redactText(`items-service cannot start: ${reason}`, secretValues(this.#settings)),
+      )
       // As the app answers a database that does not answer; a bad setting, as mail's Worker does.
       const answer =
         error instanceof SettingsError
@@ -67,6 +69,8 @@ export class ItemsObject {
 
 async function open(state: DurableObjectState, raw: Record<string, string>): Promise<Fetch> {
   const settings = parseEnv(raw)
+  const secrets = secretValues(raw)
+  const webAssets = builtWebAssets()
   let store: ItemStore
   if (settings.connectionUrl) {
     // Loaded only when used, as on Node.
@@ -81,16 +85,21 @@ async function open(state: DurableObjectState, raw: Record<string, string>): Pro
   } else {
     store = new DurableItemStore(state.storage)
   }
-  const secrets = secretValues(raw)
-  const app = createApp({
-    store,
-    apiKey: settings.apiKey,
-    corsOrigins: settings.corsOrigins,
-    log: (line) => console.log(redactText(line.trimEnd(), secrets)),
-    mailServiceUrl: settings.mailServiceUrl,
-    events: settings.events,
-    webAssets: builtWebAssets(),
-    // No compression: the platform compresses what it sends.
-  })
-  return (request) => app.fetch(request)
+  try {
+    const app = createApp({
+      store,
+      apiKey: settings.apiKey,
+      corsOrigins: settings.corsOrigins,
+      log: (line) => console.log(redactText(line.trimEnd(), secrets)),
+      mailServiceUrl: settings.mailServiceUrl,
+      events: settings.events,
+      webAssets,
+      // No compression: the platform compresses what it sends.
+    })
+    return (request) => app.fetch(request)
+  } catch (error) {
+    // The next request opens the store again: this one's client must not stay behind.
+    await store.close()
+    throw error
+  }
 }
