@@ -41,10 +41,18 @@ export type Written = { ok: true; list: TaggedJson }
  * A write that changed nothing, and why: no item has the id, the item is not the version the
  * write's `If-Match` names, or another item has the id the write gives. `id` is the one meant.
  */
-export type Refused<Why extends 'not-found' | 'stale' | 'duplicate-id'> = {
+export type Refused<Why extends RefusalReason> = {
   ok: false
   why: Why
   id: string
+}
+
+/** Why a write can be refused. */
+export type RefusalReason = 'not-found' | 'stale' | 'duplicate-id'
+
+/** A write refused before anything was stored. */
+export function refused<Why extends RefusalReason>(why: Why, id: string): Refused<Why> {
+  return { ok: false, why, id }
 }
 
 /** What a restore did: items added, items that replaced one of the same id, items left out. */

@@ -9,8 +9,10 @@ import {
   type ItemQuery,
   ifMatchAllows,
   type NewItem,
+  type RefusalReason,
   type Refused,
   type Restored,
+  refused,
   type TaggedJson,
 } from './item-store.js'
 import { JsonListCache } from './json-list-cache.js'
@@ -36,13 +38,6 @@ export type WritePlan = {
   apply: () => void
 }
 
-type Why = 'not-found' | 'stale' | 'duplicate-id'
-
-/** A write refused before anything was stored. */
-function refused<W extends Why>(why: W, id: string): Refused<W> {
-  return { ok: false, why, id }
-}
-
 /**
  * Every item of a store that is its collection's only writer (the embedded store in its process,
  * the Durable Object in its object), held in memory as the list's JSON: reads serialise
@@ -61,13 +56,13 @@ export class ItemsInMemory {
   readonly #queries = new QueryInMemory()
 
   /**
-   * Starts from the stored items in key (`_id`, so insertion) order, and each id's key: an
-   * engine that keeps an index of ids hands it in, one that does not lets each item's JSON say.
+   * Starts from the stored items in key (`_id`, so insertion) order, and each id's key, from the
+   * engine's index of ids.
    * @throws Error naming what does not fit, for the engine to report its file as damaged
    */
   constructor(
     items: Iterable<[key: string, json: Uint8Array]>,
-    ids?: Iterable<[string, string]>,
+    ids: Iterable<[string, string]>,
     /** The feed of the items these replace (after a restore): its followers stay. */
     changes = new ChangeFeed(),
   ) {
@@ -80,14 +75,13 @@ export class ItemsInMemory {
           if (json[0] !== 0x7b || json[json.length - 1] !== 0x7d) {
             throw new Error(`item ${key} is not a JSON object`)
           }
-          if (!ids) loaded.set((JSON.parse(utf8.decode(json)) as { id: string }).id, key)
           last = key
           yield [key, json] as [string, Uint8Array]
         }
       })(),
     )
     this.#ids.observe(last)
-    for (const [id, key] of ids ?? []) {
+    for (const [id, key] of ids) {
       if (this.#cache.get(key) === undefined) throw new Error(`id '${id}' names no item`)
       loaded.set(id, key)
     }
@@ -127,7 +121,11 @@ export class ItemsInMemory {
     }
   }
 
-  planUpdate(id: string, fields: ItemFields, ifMatch?: IfMatch): WritePlan | Refused<Why> {
+  planUpdate(
+    id: string,
+    fields: ItemFields,
+    ifMatch?: IfMatch,
+  ): WritePlan | Refused<RefusalReason> {
     const key = this.#keyById.get(id)
     const current = key === undefined ? undefined : this.#cache.get(key)
     if (key === undefined || current === undefined) return refused('not-found', id)

@@ -10,14 +10,13 @@ import type {
   ItemQuery,
   ItemStore,
   NewItem,
+  RefusalReason,
   Refused,
   Restored,
   TaggedJson,
   Written,
 } from '../item-store.js'
 import { type ItemRecords, ItemsInMemory, type WritePlan } from '../items-in-memory.js'
-
-type Why = 'not-found' | 'stale' | 'duplicate-id'
 
 const utf8 = new TextDecoder()
 
@@ -98,7 +97,11 @@ export class DurableItemStore implements ItemStore {
     return this.#write(this.#items.planInsert(item))
   }
 
-  async update(id: string, fields: ItemFields, ifMatch?: IfMatch): Promise<Written | Refused<Why>> {
+  async update(
+    id: string,
+    fields: ItemFields,
+    ifMatch?: IfMatch,
+  ): Promise<Written | Refused<RefusalReason>> {
     return this.#write(this.#items.planUpdate(id, fields, ifMatch))
   }
 
@@ -123,7 +126,7 @@ export class DurableItemStore implements ItemStore {
   }
 
   /** Runs a plan in one transaction, then lets memory follow; answers the list as it left it. */
-  #write<R extends Refused<Why>>(plan: WritePlan | R): Written | R {
+  #write<R extends Refused<RefusalReason>>(plan: WritePlan | R): Written | R {
     if ('why' in plan) return plan
     try {
       this.#storage.transactionSync(() => plan.store(this.#records))

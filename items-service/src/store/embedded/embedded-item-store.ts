@@ -11,6 +11,7 @@ import type {
   ItemQuery,
   ItemStore,
   NewItem,
+  RefusalReason,
   Refused,
   Restored,
   TaggedJson,
@@ -18,8 +19,6 @@ import type {
 } from '../item-store.js'
 import { type ItemRecords, ItemsInMemory, type WritePlan } from '../items-in-memory.js'
 import { importNedbOnce } from './nedb-import.js'
-
-type Why = 'not-found' | 'stale' | 'duplicate-id'
 
 /**
  * The default store on Node: LMDB under `dataDir` (see `@movies-and-mail/embedded-store`), one
@@ -110,7 +109,11 @@ export class EmbeddedItemStore implements ItemStore {
     return this.#write([item.id], () => this.#items.planInsert(item))
   }
 
-  update(id: string, fields: ItemFields, ifMatch?: IfMatch): Promise<Written | Refused<Why>> {
+  update(
+    id: string,
+    fields: ItemFields,
+    ifMatch?: IfMatch,
+  ): Promise<Written | Refused<RefusalReason>> {
     return this.#write([id, fields.id ?? id], () => this.#items.planUpdate(id, fields, ifMatch))
   }
 
@@ -144,7 +147,7 @@ export class EmbeddedItemStore implements ItemStore {
    * state (or refuses), the engine commits, memory follows, and the list is answered as the
    * write left it.
    */
-  async #write<R extends Refused<Why>>(
+  async #write<R extends Refused<RefusalReason>>(
     ids: string[],
     plan: () => WritePlan | R,
   ): Promise<Written | R> {

@@ -19,8 +19,10 @@ import {
   ifMatchAllows,
   type NewItem,
   type PagePosition,
+  type RefusalReason,
   type Refused,
   type Restored,
+  refused,
   type TaggedJson,
   type Written,
 } from '../item-store.js'
@@ -198,7 +200,7 @@ export class MongoItemStore implements ItemStore {
     id: string,
     fields: ItemFields,
     ifMatch?: IfMatch,
-  ): Promise<Written | Refused<'not-found' | 'stale' | 'duplicate-id'>> {
+  ): Promise<Written | Refused<RefusalReason>> {
     const write = async (filter: Document) =>
       (await this.#items.updateOne(filter, { $set: fields })).matchedCount > 0
     try {
@@ -285,9 +287,4 @@ function positionOf(document: Document, field?: string): PagePosition {
 /** A strong entity tag from a digest of the bytes answered. */
 function tagOf(hash: ReturnType<typeof createHash>): string {
   return `"${hash.digest('base64url')}"`
-}
-
-/** A write refused before anything was stored. */
-function refused<W extends 'not-found' | 'stale' | 'duplicate-id'>(why: W, id: string): Refused<W> {
-  return { ok: false, why, id }
 }
