@@ -5,7 +5,8 @@ import type { MiddlewareHandler } from 'hono'
 // What an item may be: the zod schemas the routes validate with (and the OpenAPI document and the
 // typed client are made of), and the rules on field names and nesting that run before them.
 
-const prototypeNames = new Set(['__proto__', 'constructor', 'prototype'])
+/** Names that would reach an object's prototype: no field may have them. */
+export const prototypeNames: readonly string[] = ['__proto__', 'constructor', 'prototype']
 
 /**
  * How many levels values may nest below the item. The embedded store's key check visits each
@@ -15,8 +16,8 @@ const prototypeNames = new Set(['__proto__', 'constructor', 'prototype'])
 export const maxNestingDepth = 5
 
 /** Why a field name cannot be stored, or null when it can. `_id` is the database's own, at the top. */
-function reasonToRefuse(name: string, topLevel: boolean): string | null {
-  if (prototypeNames.has(name) || (topLevel && name === '_id')) {
+export function reasonToRefuse(name: string, topLevel: boolean): string | null {
+  if (prototypeNames.includes(name) || (topLevel && name === '_id')) {
     return `'${name}' is a reserved field name`
   }
   if (name.startsWith('$')) return 'field names must not start with $'

@@ -1,4 +1,5 @@
 import type { ItemQuery, PagePosition, SortField } from '../store/item-store.js'
+import { prototypeNames, reasonToRefuse } from './item.schema.js'
 
 // The query string of `GET /items` (docs/items-service.md › Query): its parameters as the
 // document states them, read into the store's ItemQuery, and the opaque cursors that continue a
@@ -25,7 +26,6 @@ const sorts = new Map<string, NonNullable<ItemQuery['sort']>>(
 export const sortIssue = `must be one of ${[...sorts.keys()].join(', ')}`
 const maxLimit = 1000
 const maxFieldNameLength = 100
-const prototypeNames = ['__proto__', 'constructor', 'prototype']
 
 /**
  * The parameters as the OpenAPI document states them, from the rules `parseItemQuery` keeps
@@ -55,7 +55,7 @@ export const queryParameters = [
       propertyNames: {
         // The other parameters of the query, and the names no item field can have.
         not: { enum: ['sort', 'limit', 'cursor', '_id', ...prototypeNames] },
-        // Not `$` first, no `.`, as `reasonToRefuse` says.
+        // Not `$` first, no `.`, as `reasonToRefuse` says of every stored field.
         pattern: '^[^$.][^.]*$',
         maxLength: maxFieldNameLength,
       },
@@ -119,7 +119,7 @@ export function parseItemQuery(search: string): ParsedItemQuery | { issues: Quer
       case 'cursor':
         break // read once the sort it must belong to is known
       default: {
-        const refused = reasonToRefuse(name)
+        const refused = reasonToRefuseFilter(name)
         if (refused) issues.push({ path: name, message: refused })
         else filters.push([name, value])
       }
@@ -140,16 +140,14 @@ export function parseItemQuery(search: string): ParsedItemQuery | { issues: Quer
 }
 
 /** Why a parameter cannot name a field to filter on, or null when it can. */
-function reasonToRefuse(name: string): string | null {
+function reasonToRefuseFilter(name: string): string | null {
   if (name === '') return 'a filter needs a field name'
   if (name.length > maxFieldNameLength) {
     return `field names must not be longer than ${maxFieldNameLength} characters`
   }
   if (name === '_id') return "'_id' is the database's own key, not a field to filter on"
-  if (prototypeNames.includes(name)) return `'${name}' is a reserved field name`
-  if (name.startsWith('$')) return 'field names must not start with $'
-  if (name.includes('.')) return 'field names must not contain .'
-  return null
+  // No item can have a field the service refuses to store.
+  return reasonToRefuse(name, false)
 }
 
 /**
