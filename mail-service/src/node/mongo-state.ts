@@ -1,6 +1,6 @@
 import { StoreUnavailableError } from '@movies-and-mail/http-kit'
-import { withinDeadline } from '@movies-and-mail/mongo-kit'
-import { type Db, MongoClient } from 'mongodb'
+import { boundedClient, withinDeadline } from '@movies-and-mail/mongo-kit'
+import type { Db, MongoClient } from 'mongodb'
 import { MongoIdempotencyStore } from '../idempotency/mongo-idempotency-store.js'
 import type { MailLog } from '../mail-log/mail-log.js'
 import { MongoMailLog } from '../mail-log/mongo-mail-log.js'
@@ -47,18 +47,8 @@ export class MongoState implements StateStores {
    */
   static async connect(options: MongoStateOptions): Promise<MongoState> {
     const { url, timeoutMs } = options
-    // The driver bounds each step of an operation, not the whole of it: every operation runs
-    // under a deadline of the stores', and each step gets the same budget, so that a connection
-    // left waiting for an answer closes by itself instead of holding its place in the pool.
-    const client = new MongoClient(url, {
-      serverSelectionTimeoutMS: timeoutMs,
-      connectTimeoutMS: timeoutMs,
-      waitQueueTimeoutMS: timeoutMs,
-      socketTimeoutMS: timeoutMs,
-      appName: 'mail-service',
-      // A field left undefined is left out, as JSON.stringify does in the other stores.
-      ignoreUndefined: true,
-    })
+    // A field left undefined is left out, as JSON.stringify does in the other stores.
+    const client = boundedClient(url, { timeoutMs, appName: 'mail-service', ignoreUndefined: true })
     try {
       await withinDeadline(timeoutMs, async (signal) => {
         await client.connect()

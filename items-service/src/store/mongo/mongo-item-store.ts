@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { StoreUnavailableError } from '@movies-and-mail/http-kit'
-import { isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
+import { boundedClient, isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
 import {
   type Collection,
   type Document,
   type IndexDescription,
-  MongoClient,
+  type MongoClient,
   ObjectId,
 } from 'mongodb'
 import type { ChangeFeed } from '../change-feed.js'
@@ -54,12 +54,7 @@ export type MongoItemStoreOptions = {
   collectionName?: string
   /** How long to wait for the database, at start and on each operation (each batch of a list). */
   timeoutMs?: number
-  /**
-   * Whether each socket read also times out at `timeoutMs` (true by default). The Workers
-   * runtime's `node:net` adds a listener at every such timeout it arms and never removes it, so
-   * a client held across requests there gathers them without end: on Workers it is off, and the
-   * deadline of each operation alone bounds the wait.
-   */
+  /** Whether each socket read also times out at `timeoutMs` (`BoundedClientOptions`). */
   socketTimeouts?: boolean
 }
 
@@ -110,18 +105,7 @@ export class MongoItemStore implements ItemStore {
     timeoutMs = 10_000,
     socketTimeouts = true,
   }: MongoItemStoreOptions): Promise<MongoItemStore> {
-    // The driver ignores `timeoutMS` (it warns so) and no setting of its bounds a whole
-    // operation: each step has its own budget, and a failed read is tried again. So each
-    // operation runs under a deadline of ours, and each step gets the budget too, so that a
-    // connection left waiting for an answer closes by itself instead of holding its place in the
-    // pool where the deadline's abort signal does not reach (writes, later batches, killCursors).
-    const client = new MongoClient(url, {
-      serverSelectionTimeoutMS: timeoutMs,
-      connectTimeoutMS: timeoutMs,
-      waitQueueTimeoutMS: timeoutMs,
-      socketTimeoutMS: socketTimeouts ? timeoutMs : 0,
-      appName: 'items-service',
-    })
+    const client = boundedClient(url, { timeoutMs, appName: 'items-service', socketTimeouts })
     let follower: MongoChangeFollower | undefined
     try {
       await client.connect()
