@@ -51,7 +51,7 @@ export class DurableMailLog<T extends object> implements MailLog<T> {
     const id = await this.#state.call((object) =>
       object.insertRecord(this.#log, proposed, json, keepFrom),
     )
-    return { ...(JSON.parse(json) as T), _id: id }
+    return { ...record, _id: id }
   }
 
   async list({ limit, before }: ListOptions): Promise<Stored<T>[]> {
