@@ -4,21 +4,21 @@
 import { execFileSync } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-const root = new URL('..', import.meta.url).pathname
+// A path, not a URL's: a checkout under a folder with a space in its name works too.
+const root = fileURLToPath(new URL('..', import.meta.url))
 const kit = ['packages/http-kit/src', 'packages/http-kit/package.json']
 const embedded = ['packages/embedded-store/src', 'packages/embedded-store/package.json']
 const client = ['packages/items-client/src', 'packages/items-client/package.json']
 const mongo = ['packages/mongo-kit/src', 'packages/mongo-kit/package.json']
 const everyBuild = ['package-lock.json', 'scripts/package-micro.mjs']
 
-/** Each workspace with a build: the file its build writes last, and what it is built from. */
+/**
+ * Each micro: the file its build writes last, and what it is built from. The page bundles the
+ * items client from its sources, so nothing that starts needs the client's own build.
+ */
 const workspaces = [
-  {
-    name: '@movies-and-mail/items-client',
-    built: 'packages/items-client/dist/index.js',
-    from: [...client, 'packages/items-client/tsconfig.build.json'],
-  },
   {
     name: 'items-service',
     built: 'items-service/dist/server.js',
