@@ -28,6 +28,13 @@ describe('EventStreamParser', () => {
     ).toEqual([created])
   })
 
+  it('reads a CRLF whose LF comes alone as one line end, and the blank line after it', () => {
+    expect(parse(['data: x\r', '\n', '\n', 'data: y\n\n'])).toEqual([
+      { id: '', type: 'message', data: 'x' },
+      { id: '', type: 'message', data: 'y' },
+    ])
+  })
+
   it('reads lines and fields split anywhere, one character at a time', () => {
     const text = 'event: created\r\nid: 7\rdata: {"id":"tt1"}\n\r\n'
     expect(parse([...text])).toEqual([created])

@@ -35,8 +35,9 @@ export class EventStreamParser {
   push(text: string): ParsedBlock[] {
     // The LF of a CRLF whose CR ended the previous piece.
     const chunk = this.#afterCr && text.startsWith('\n') ? text.slice(1) : text
-    if (chunk === '') return []
+    // Set before an empty piece returns: a lone LF ends the CR's line, not the next one's.
     this.#afterCr = chunk.endsWith('\r')
+    if (chunk === '') return []
     const lines = (this.#pending + chunk).split(/\r\n|\r|\n/)
     this.#pending = lines.pop() ?? ''
     const blocks: ParsedBlock[] = []
