@@ -3,8 +3,8 @@ import { type Item, ItemsApiError, type ItemsClient, type TaggedItem } from './i
 /** A movie as the service has it, with its ETag; `item` null when it is gone. */
 export type Version = TaggedItem | { item: null; etag?: undefined }
 
-/** Reads a movie's current version; undefined when it could not be read. */
-export type ReadVersion = (id: string) => Promise<Version | undefined>
+/** Reads a movie's current version; rejects when it could not be read. */
+export type ReadVersion = (id: string) => Promise<Version>
 
 /**
  * A write not made since the movie changed elsewhere: it as it is now, `gone` when deleted,
@@ -21,7 +21,8 @@ export function versionReader(items: ItemsClient): ReadVersion {
     try {
       return await items.read(id)
     } catch (error) {
-      return isStatus(error, 404) ? { item: null } : undefined
+      if (isStatus(error, 404)) return { item: null }
+      throw error
     }
   }
 }
@@ -35,18 +36,19 @@ const sameShown = (a: Item, b: Item) => a.id === b.id && a.name === b.name && a.
  * made elsewhere in the meantime is refused (412) instead of overwritten. The read may already
  * be newer than the row the user saw (its change still on its way from the feed): the write is
  * then not sent at all. Either way the user is shown the movie as it is now, and writing again
- * applies to that version.
+ * applies to that version. A write whose version could not be read is not sent either: it
+ * could overwrite a change unseen, so the user is told why nothing was written.
  */
 export class EditBase {
   readonly #read: ReadVersion
   /** The movie as the user last saw it. */
   #seen: Item
-  #version: Promise<Version | undefined>
+  #version: Promise<Version>
 
   constructor(read: ReadVersion, seen: Item) {
     this.#read = read
     this.#seen = seen
-    this.#version = read(seen.id)
+    this.#version = this.#readVersion(seen.id)
   }
 
   /**
@@ -58,27 +60,30 @@ export class EditBase {
     send: (id: string, ifMatch: string | undefined) => Promise<Item[]>,
     latestId: string,
   ): Promise<Item[] | Conflict> {
-    let version = await this.#version
-    // The first read failed (the network, a 503): once more, or the write goes unchecked.
-    if (!version) {
-      this.#version = this.#read(this.#seen.id)
-      version = await this.#version
-    }
-    if (version && !version.item) return { now: 'gone' }
-    if (version?.item && !sameShown(version.item, this.#seen)) {
+    // The first read failed (the network, a 503): once more; failing again, it is the answer.
+    const version = await this.#version.catch(() => this.#readVersion(this.#seen.id))
+    if (!version.item) return { now: 'gone' }
+    if (!sameShown(version.item, this.#seen)) {
       this.#seen = version.item
       return { now: version.item }
     }
     try {
-      return await send(version?.item.id ?? this.#seen.id, version?.etag)
+      return await send(version.item.id, version.etag)
     } catch (error) {
       if (!isStatus(error, 412)) throw error
     }
-    this.#version = this.#read(latestId)
-    const now = await this.#version
+    const now = await this.#readVersion(latestId).catch(() => undefined)
     if (!now) return { now: 'unknown' }
     if (!now.item) return { now: 'gone' }
     this.#seen = now.item
     return { now: now.item }
+  }
+
+  /** Reads the version a later write starts from; a failure waits for that write to see it. */
+  #readVersion(id: string): Promise<Version> {
+    this.#version = this.#read(id)
+    // Handled here too: a question closed without a write never looks at it.
+    this.#version.catch(() => {})
+    return this.#version
   }
 }
