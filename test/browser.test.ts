@@ -106,6 +106,36 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     expect(stored).toMatchObject({ genre: 'Comedy' })
   })
 
+  it('leaves the focus in the field the user moved to while the editor opened', async () => {
+    const name = "Le Fabuleux Destin d'Amélie Poulain"
+    // Genre is focused as soon as the editor is in the page, before its own effects have run
+    // (as a quick click would be on a busy machine); two frames later, it still has the focus.
+    const focusedAfter = await page.evaluate(
+      (name) =>
+        new Promise<string | null>((resolve) => {
+          const observer = new MutationObserver(() => {
+            const genre = document.querySelector<HTMLInputElement>(
+              `form[aria-label="Edit ${name}"] input[name=genre]`,
+            )
+            if (!genre) return
+            observer.disconnect()
+            genre.focus()
+            requestAnimationFrame(() =>
+              requestAnimationFrame(() =>
+                setTimeout(() => resolve(document.activeElement?.getAttribute('name') ?? null)),
+              ),
+            )
+          })
+          observer.observe(document.body, { childList: true, subtree: true })
+          document.querySelector<HTMLButtonElement>(`button[aria-label="Edit ${name}"]`)?.click()
+        }),
+      name,
+    )
+    expect(focusedAfter).toBe('genre')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => focused(page)).toBe(`button Edit ${name}`)
+  })
+
   it('answers a whitespace-only name at the name field in plain words', async () => {
     await addForm().getByLabel('ID').fill('tt0000001')
     await addForm().getByLabel('Name').fill('   ')

@@ -23,7 +23,12 @@ export function MovieEditor({ movie: current, readVersion, onSave, onSaved, onCl
   const [movie] = useState(current)
   const [base] = useState(() => new EditBase(readVersion, current))
   const form = useRef<HTMLFormElement>(null)
-  useEffect(() => form.current?.querySelector('input')?.focus(), [])
+  // Into the first field, unless the user is in the form already: the effect runs after the
+  // editor is drawn, and a click into Genre made meanwhile must keep what is typed there.
+  useEffect(() => {
+    if (!form.current?.contains(document.activeElement))
+      form.current?.querySelector('input')?.focus()
+  }, [])
   const { error, fieldErrors, busy, submit, onInput } = useFormSubmit({
     service: 'items service',
     required: ['name', 'genre'],
