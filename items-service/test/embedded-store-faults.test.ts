@@ -176,6 +176,25 @@ describe('the datafile of an earlier release (NeDB)', () => {
     expect(second.stdout).not.toContain('imported')
   })
 
+  it('refuses to start on an id too long to index, importing nothing', async () => {
+    const DATA_DIR = await temporaryDataDir()
+    const file = join(DATA_DIR, 'movies.db')
+    await writeFile(
+      file,
+      datafile + line({ _id: '670000000000000000000009', ...movie(9), id: 'x'.repeat(2000) }),
+    )
+    const refused = await failedStart({ DATA_DIR })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(
+      '670000000000000000000009 has an id longer than the store can index',
+    )
+    // Fixed by hand, the file is imported whole: nothing of the refused start remained.
+    await writeFile(file, datafile)
+    const service = await startService({ DATA_DIR })
+    expect((await get(service, '/items')).body).toHaveLength(2)
+    expect(service.stdout).toContain(`imported 2 items from ${file}`)
+  })
+
   it('refuses to start when a line in the middle is damaged, naming the file and the line', async () => {
     const DATA_DIR = await temporaryDataDir()
     const file = join(DATA_DIR, 'movies.db')

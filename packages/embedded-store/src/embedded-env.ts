@@ -95,7 +95,9 @@ export class EmbeddedEnv {
 
   /**
    * Runs `writes` (puts and removes, synchronously) as one transaction and resolves once it is
-   * committed and synced. Nothing of a write that fails remains.
+   * committed and synced. Nothing of a commit that fails remains; `writes` itself must not
+   * throw (a key too long, say): the engine would still commit the puts made before the throw,
+   * so what can be refused is refused before.
    * @param valueBytes the bytes the writes store, to hold room for them first
    * @throws StoreFullError | StoreUnavailableError
    */

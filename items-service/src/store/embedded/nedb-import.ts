@@ -4,12 +4,16 @@ import {
   StoreDamagedError,
 } from '@movies-and-mail/embedded-store'
 
+/** The longest key LMDB takes, in bytes; an item's id is the key of the index of ids. */
+const maxKeyBytes = 1978
+
 /**
  * Brings the items of the earlier releases' datafile (`<collection>.db`, NeDB's format) into
  * the store on its first start, in one transaction, and marks the collection as imported so it
  * never happens twice. The old file is only read: it stays as it was.
  * @returns lines for the start-up log saying what was done
- * @throws StoreDamagedError when the old file is damaged or holds two items with one id
+ * @throws StoreDamagedError when the old file is damaged, holds two items with one id, or an id
+ *   no index can hold
  */
 export async function importNedbOnce(
   env: EmbeddedEnv,
@@ -27,6 +31,11 @@ export async function importNedbOnce(
     const { _id, id } = document
     if (typeof id !== 'string' || seen.has(id)) {
       throw new StoreDamagedError(file, `item ${_id} has no id, or one another item has`)
+    }
+    // Refused here, before the commit: a put the engine refuses partway would leave the puts
+    // before it in the transaction.
+    if (Buffer.byteLength(id) > maxKeyBytes) {
+      throw new StoreDamagedError(file, `item ${_id} has an id longer than the store can index`)
     }
     seen.add(id)
     records.push([_id, id, Buffer.from(JSON.stringify(document))])
