@@ -67,7 +67,7 @@ const json = { 'content-type': 'application/json' }
 describe.each(stores)('a write with a lone surrogate, on %s', (_, open) => {
   it('is refused with 400 naming the field, before anything reaches the store', async () => {
     const { app, writesSent } = await appOver(open)
-    const post = (body: string) => app.request('/items', { method: 'POST', headers: json, body })
+    const post = (body: BodyInit) => app.request('/items', { method: 'POST', headers: json, body })
     expect((await post(JSON.stringify(movies.godfather))).status).toBe(201)
     const list = await (await app.request('/items')).text()
     const sent = writesSent()

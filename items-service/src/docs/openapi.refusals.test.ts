@@ -24,7 +24,7 @@ describe.each([
   const checked = refused.filter((entry) => entry.notInDocument === undefined)
 
   it.each(checked)('refuses $what, as the service does', ({ body }) => {
-    expect(contract.requestBodyProblems(method, template, JSON.parse(body))).not.toEqual([])
+    expect(contract.requestBodyProblems(method, template, JSON.parse(String(body)))).not.toEqual([])
   })
 
   it('leaves out only bodies that no schema can see, saying why', () => {
@@ -32,6 +32,15 @@ describe.each([
     expect(left.map(({ what, notInDocument }) => [what, notInDocument])).toEqual([
       ['invalid JSON', 'not JSON: no schema sees it'],
       ['an empty body', 'not JSON: no schema sees it'],
+      ...[
+        'bytes that are not UTF-8 in the name',
+        'bytes that are not UTF-8 in a field name',
+        'a number beyond the range of a double',
+        'a number too small to keep',
+        'an integer beyond 2^53 that would be rounded',
+        'a field given twice',
+        'a nested field given twice',
+      ].map((what) => [what, 'changed by parsing, before any schema sees it']),
     ])
   })
 

@@ -1,13 +1,15 @@
 import { malformedText } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
-import { refusedOnCreate, refusedOnUpdate } from '../../test/support/refused-item-bodies.js'
+import {
+  refusedOnCreate,
+  refusedOnUpdate,
+  withField,
+} from '../../test/support/refused-item-bodies.js'
 import { movies, useTestApp } from '../../test/support/test-app.js'
 import { maxNestingDepth } from './item.schema.js'
 
-const item = JSON.stringify(movies.godfather)
-const withField = (field: string) => `${item.slice(0, -1)},${field}}`
 const nested = (depth: number) => `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`
-const asSent = (body: string) => ({
+const asSent = (body: string | Uint8Array<ArrayBuffer>) => ({
   headers: { 'content-type': 'application/json' },
   body,
 })

@@ -58,10 +58,12 @@ describe('readItemsFile', () => {
       '{"_id":"6740a1f2c3d4e5f6a7b8c9d9","id":"lone\\ud800","name":"n","genre":"g"}',
       JSON.stringify({ ...alien, _id: '6740a1f2c3d4e5f6a7b8c9d8', id: heat.id }),
       JSON.stringify({ ...alien, id: 'other', _id: heat._id }),
+      '{"_id":"6740a1f2c3d4e5f6a7b8c9da","id":"tt3","name":"n","genre":"g","year":1e400}',
+      '{"_id":"6740a1f2c3d4e5f6a7b8c9db","id":"tt4","name":"n","genre":"g","name":"m"}',
     )
     const read = await readItemsFile(path)
     expect('problems' in read && read.problems.map(({ line }) => line)).toEqual([
-      2, 3, 4, 5, 6, 7, 8, 9,
+      2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
     ])
     expect(read).toMatchObject({
       problems: [
@@ -73,6 +75,8 @@ describe('readItemsFile', () => {
         { line: 7, message: expect.stringContaining('surrogate') },
         { line: 8, message: "id 'tt0113277' is on line 1 too" },
         { line: 9, message: `_id ${heat._id} is on line 1 too` },
+        { line: 10, message: expect.stringMatching(/^year: is beyond the range of a number/) },
+        { line: 11, message: expect.stringMatching(/^name: is given more than once/) },
       ],
     })
   })

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
-import { describeIssues, findMalformedText } from '@movies-and-mail/http-kit'
+import { describeIssues, parseStrictJson } from '@movies-and-mail/http-kit'
 import { findReservedFieldNames, itemSchema } from '../items/item.schema.js'
 import type { Item } from '../store/item-store.js'
 
@@ -11,14 +11,14 @@ import type { Item } from '../store/item-store.js'
 /** A line the import refuses, by its number (from 1). */
 export type LineProblem = { line: number; message: string }
 
+const encoder = new TextEncoder()
+
 /** Why one line cannot be an item, or the item. */
 function itemOf(text: string): Item | string {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return 'not JSON'
-  }
+  // Checked as a write's body is: a lone surrogate, a number out of range, a name twice.
+  const parsed = parseStrictJson(encoder.encode(text))
+  if (!parsed.ok && parsed.syntax) return 'not JSON'
+  const value = parsed.ok ? parsed.value : {}
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return 'not a JSON object'
   }
@@ -26,7 +26,7 @@ function itemOf(text: string): Item | string {
   // What a write through the API takes, and an `_id`; an item of id `events`, which a write
   // may no longer give, may have been stored before.
   const issues = [
-    ...findMalformedText(value),
+    ...(parsed.ok ? [] : parsed.issues),
     ...findReservedFieldNames(fields).map(({ path, message }) => ({
       path: path.join('.'),
       message,

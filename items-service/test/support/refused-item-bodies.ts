@@ -3,13 +3,26 @@ import { movies } from './test-app.js'
 
 /**
  * A body the write routes refuse with 400, as JSON text (lone surrogates are spelt `\ud800`, as
- * a client would send them). `fields`: the paths the answer's `issues` name, when the test pins
- * them. `notInDocument`: why the document's schema cannot refuse it too, when it cannot.
+ * a client would send them), or as bytes where they are not UTF-8. `fields`: the paths the
+ * answer's `issues` name, when the test pins them. `notInDocument`: why the document's schema
+ * cannot refuse it too, when it cannot.
  */
-export type RefusedBody = { what: string; body: string; fields?: string[]; notInDocument?: string }
+export type RefusedBody = {
+  what: string
+  body: string | Uint8Array<ArrayBuffer>
+  fields?: string[]
+  notInDocument?: string
+}
 
-const item = JSON.stringify(movies.godfather)
-const withField = (field: string) => `${item.slice(0, -1)},${field}}`
+/**
+ * The movie with `field` (JSON text of one or more fields; `~` stands for a byte) in place of
+ * the movie's own of those names: each name once, unless `field` gives it twice.
+ */
+export const withField = (field: string) => {
+  const names = Object.keys(JSON.parse(`{${field}}`))
+  const rest = Object.entries(movies.godfather).filter(([name]) => !names.includes(name))
+  return `${JSON.stringify(Object.fromEntries(rest)).slice(0, -1)},${field}}`
+}
 const nested = (depth: number) => `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`
 const withFields = (fields: Record<string, unknown>) =>
   JSON.stringify({ ...movies.godfather, ...fields })
@@ -18,11 +31,42 @@ const withFields = (fields: Record<string, unknown>) =>
 const notAnObject: RefusedBody[] = [
   { what: 'invalid JSON', body: '{"id":"tt1",', notInDocument: 'not JSON: no schema sees it' },
   { what: 'an empty body', body: '', notInDocument: 'not JSON: no schema sees it' },
-  { what: 'an array', body: `[${item}]` },
+  { what: 'an array', body: `[${JSON.stringify(movies.godfather)}]` },
   { what: 'null', body: 'null' },
   { what: 'a string', body: '"tt0068646"' },
   { what: 'a number', body: '42' },
 ]
+
+/** Why a schema cannot refuse what JSON.parse changes before any schema sees it. */
+const changedByParsing = 'changed by parsing, before any schema sees it'
+
+/** `text` as UTF-8, with the byte `0xff` (never in UTF-8) in place of each `~`. */
+const withInvalidUtf8 = (text: string) =>
+  Uint8Array.from(new TextEncoder().encode(text), (byte) => (byte === 0x7e ? 0xff : byte))
+
+/**
+ * JSON that a parser would change without a word: bytes that are not UTF-8 (U+FFFD), a number
+ * out of range (null) or rounded, a name given twice (the first dropped). `body`: how each is
+ * sent inside a body that is otherwise right.
+ */
+const changedSilently = (body: (field: string) => string): RefusedBody[] =>
+  [
+    ['bytes that are not UTF-8 in the name', '"name":"Ama~rcord"', 'name'],
+    ['bytes that are not UTF-8 in a field name', '"n~":1', 'n\ufffd'],
+    ['a number beyond the range of a double', '"year":1e400', 'year'],
+    ['a number too small to keep', '"rating":1e-400', 'rating'],
+    ['an integer beyond 2^53 that would be rounded', '"votes":9007199254740993', 'votes'],
+    ['a field given twice', '"note":"Once","note":"Twice"', 'note'],
+    ['a nested field given twice', '"cast":{"lead":"a","lead":"b"}', 'cast.lead'],
+  ].map(([what, field, path]) => {
+    const text = body(field as string)
+    return {
+      what: what as string,
+      body: text.includes('~') ? withInvalidUtf8(text) : text,
+      fields: [path as string],
+      notInDocument: changedByParsing,
+    }
+  })
 
 /** Field names a document database would misread, or that reach a prototype. */
 const reservedNames: RefusedBody[] = [
@@ -77,6 +121,7 @@ export const refusedOnCreate: RefusedBody[] = [
   ...reservedNames,
   ...tooDeep,
   ...refusedInCreate,
+  ...changedSilently(withField),
   { what: 'a missing name and genre', body: '{"id":"tt1"}', fields: ['name', 'genre'] },
   { what: 'an empty object', body: '{}', fields: ['id', 'name', 'genre'] },
   { what: 'a numeric id', body: withFields({ id: 68646 }), fields: ['id'] },
@@ -115,6 +160,7 @@ export const refusedOnUpdate: RefusedBody[] = [
   ...reservedNames,
   ...tooDeep,
   ...refusedInUpdate,
+  ...changedSilently((field) => `{${field}}`),
   { what: 'a rename to a lone surrogate', body: '{"id":"ren\\udfff"}', fields: ['id'] },
   { what: 'an empty object', body: '{}' },
   { what: 'a numeric name', body: '{"name":5}', fields: ['name'] },

@@ -17,13 +17,18 @@ describe('the document of POST /sendmail', () => {
   const checked = refusedMailBodies.filter((entry) => entry.notInDocument === undefined)
 
   it.each(checked)('refuses $what, as the service does', ({ body }) => {
-    expect(contract.requestBodyProblems('post', '/sendmail', JSON.parse(body))).not.toEqual([])
+    expect(contract.requestBodyProblems('post', '/sendmail', JSON.parse(String(body)))).not.toEqual(
+      [],
+    )
   })
 
   it('leaves out only bodies it cannot see, saying why', () => {
     const left = refusedMailBodies.filter((entry) => entry.notInDocument !== undefined)
     expect(left.map(({ what }) => what)).toEqual([
       'a lone surrogate in another field',
+      'bytes that are not UTF-8 in the name',
+      'an email given twice',
+      'a number beyond the range of a double in another field',
       'invalid JSON',
       'an empty body',
     ])

@@ -1,13 +1,13 @@
-import { malformedText } from '@movies-and-mail/http-kit'
+import { jsonIssueMessages, malformedText } from '@movies-and-mail/http-kit'
 
 /**
- * A body `POST /sendmail` refuses with 400, as JSON text, and the answer it gets: `issues` for
+ * A body `POST /sendmail` refuses with 400, as JSON text (bytes where they are not UTF-8), and the answer it gets: `issues` for
  * one that fails validation, `error` alone for one that is not a JSON object. `notInDocument`:
  * why the document's schema cannot refuse it too, when it cannot.
  */
 export type RefusedMailBody = {
   what: string
-  body: string
+  body: string | Uint8Array<ArrayBuffer>
   issues?: { path: string; message: string }[]
   error?: string
   notInDocument?: string
@@ -33,6 +33,23 @@ const notAnObject = (what: string, body: string, error: string): RefusedMailBody
     notInDocument: 'not JSON: no schema sees it',
   }),
 })
+
+const changedByParsing = 'changed by parsing, before any schema sees it'
+/** JSON a parser would change without a word: each must be refused, not sent on changed. */
+const changedSilently = (
+  what: string,
+  body: string | Uint8Array<ArrayBuffer>,
+  path: string,
+  message: string,
+) => ({
+  what,
+  body,
+  issues: [{ path, message }],
+  notInDocument: changedByParsing,
+})
+/** `text` as UTF-8, with the byte `0xff` (never in UTF-8) in place of each `~`. */
+const withInvalidUtf8 = (text: string) =>
+  Uint8Array.from(new TextEncoder().encode(text), (byte) => (byte === 0x7e ? 0xff : byte))
 
 /** Everything the route tests refuse with 400, before the provider is called. */
 export const refusedMailBodies: RefusedMailBody[] = [
@@ -87,6 +104,24 @@ export const refusedMailBodies: RefusedMailBody[] = [
     notInDocument:
       'other fields are ignored, so the schema admits any; the service still refuses text no UTF-8 can carry',
   },
+  changedSilently(
+    'bytes that are not UTF-8 in the name',
+    withInvalidUtf8('{"email":"ada@example.com","name":"Ad~a"}'),
+    'name',
+    jsonIssueMessages.invalidUtf8,
+  ),
+  changedSilently(
+    'an email given twice',
+    '{"email":"ada@example.com","email":"eve@example.com","name":"Ada"}',
+    'email',
+    jsonIssueMessages.duplicateName,
+  ),
+  changedSilently(
+    'a number beyond the range of a double in another field',
+    '{"email":"ada@example.com","name":"Ada","x":1e400}',
+    'x',
+    jsonIssueMessages.tooLarge,
+  ),
   notAnObject('invalid JSON', '{"email": "ada@example.com",', 'request body is not valid JSON'),
   notAnObject('an empty body', '', 'request body is not valid JSON'),
   notAnObject(

@@ -157,7 +157,12 @@ export function sendMail(
     app.request('/sendmail', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-apikey': apiKey, ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
+      body:
+        typeof body === 'string'
+          ? body
+          : body instanceof Uint8Array
+            ? new Uint8Array(body)
+            : JSON.stringify(body),
     }),
   )
 }

@@ -71,5 +71,6 @@ export {
 } from './settings.js'
 export { SortableIdSequence } from './sortable-id.js'
 export { StoreFullError, StoreUnavailableError } from './store-errors.js'
+export { jsonIssueMessages, parseStrictJson } from './strict-json.js'
 export { closeConnection, unreadBodyHeaders } from './unread-body.js'
-export { findMalformedText, malformedText } from './well-formed-text.js'
+export { malformedText } from './well-formed-text.js'

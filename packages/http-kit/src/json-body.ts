@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { parseStrictJson } from './strict-json.js'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
-import { findMalformedText } from './well-formed-text.js'
 
 /**
  * `application/json`, with parameters or without. Not `application/*+json`: those name formats
@@ -16,25 +16,26 @@ const requireJsonContentType: MiddlewareHandler = async (c, next) => {
 }
 
 const parseJsonObject: MiddlewareHandler = async (c, next) => {
-  let body: unknown
-  try {
-    body = await c.req.json()
-  } catch {
-    return c.json({ error: 'request body is not valid JSON' }, 400)
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  const parsed = parseStrictJson(new Uint8Array(await c.req.arrayBuffer()))
+  if (!parsed.ok && parsed.syntax) return c.json({ error: 'request body is not valid JSON' }, 400)
+  if (!parsed.ok) return c.json({ error: 'invalid request body', issues: parsed.issues }, 400)
+  const { value, text } = parsed
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return c.json({ error: 'request body must be a JSON object' }, 400)
   }
-  const issues = findMalformedText(body)
-  if (issues.length > 0) return c.json({ error: 'invalid request body', issues }, 400)
+  // What `c.req.json()` parses for the validators that follow: the text as checked, BOM gone.
+  // Hono keeps a promise of each body it read there, whatever its declared type says.
+  Object.assign(c.req.bodyCache, { text: Promise.resolve(text) })
   return next()
 }
 
 /**
  * Admits only JSON object bodies of at most `maxBytes`: 415 for another content type, 413 when
  * larger (a declared length at once, a chunked body as it streams; either way the connection
- * closes after the answer, the rest unread), 400 for JSON that does not parse, is not an
- * object, or holds a string (a field name too) that is not well-formed UTF-16. The parsed body stays cached for the validators that follow.
+ * closes after the answer, the rest unread), 400 for JSON that does not parse or is not an
+ * object, and 400 naming the fields for JSON that would not be kept as sent (`parseStrictJson`:
+ * bytes that are not UTF-8, a lone surrogate, a number out of range or rounded, a name given
+ * twice). The checked text stays cached for the validators that follow.
  */
 export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler[] {
   const tooLarge = (c: Context) =>
