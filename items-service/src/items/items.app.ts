@@ -57,15 +57,21 @@ function written<S extends ContentfulStatusCode>(
   return jsonBytes<Item[], S>(c, list.body, status, { etag: list.etag, ...headers })
 }
 
-/** A write's `If-Match`: `*`, or the tags it lists (a weak one never matches a write). */
+/**
+ * A write's `If-Match`: `*`, or the tags it lists (a weak one never matches a write). One that
+ * lists no tag at all (empty, or only commas) is no condition: RFC 9110 has lists ignore empty
+ * elements, and the Workers runtime drops an empty `If-Match` before any code sees it, so
+ * treating it as absent is what answers alike on every runtime.
+ */
 function ifMatchOf(c: Context): IfMatch | undefined {
   const header = c.req.header('if-match')
   if (header === undefined) return undefined
   if (header.trim() === '*') return '*'
-  return header
+  const tags = header
     .split(',')
     .map((tag) => tag.trim())
     .filter((tag) => tag.length > 0)
+  return tags.length > 0 ? tags : undefined
 }
 
 /**

@@ -1,17 +1,23 @@
 import type { DurableObjectNamespace } from '@cloudflare/workers-types'
+import { withBodyReadFirst } from '@movies-and-mail/http-kit'
+import { maxItemBodyBytes } from '../items/items.routes.js'
 import type { Bindings } from './items-object.js'
 
 export { ItemsObject } from './items-object.js'
 
 /**
  * The module Worker: every request goes to the Durable Object of the collection
- * (`COLLECTION_NAME`, `movies` by default), which runs the same app as the Node entry.
+ * (`COLLECTION_NAME`, `movies` by default), which runs the same app as the Node entry. Its
+ * body is read here first (`withBodyReadFirst`): the object gets none still streaming.
  */
 export default {
-  fetch(request: Request, bindings: Bindings): Promise<Response> {
+  async fetch(request: Request, bindings: Bindings): Promise<Response> {
     const objects = bindings.ITEMS as DurableObjectNamespace
     const collection = typeof bindings.COLLECTION_NAME === 'string' ? bindings.COLLECTION_NAME : ''
     const object = objects.get(objects.idFromName(collection || 'movies'))
-    return object.fetch(request as never) as unknown as Promise<Response>
+    const whole = await withBodyReadFirst(request, maxItemBodyBytes)
+    // The client went away mid-body: no one reads this answer.
+    if (whole === null) return Response.json({ error: 'request body was cut off' }, { status: 400 })
+    return object.fetch(whole as never) as unknown as Promise<Response>
   },
 }

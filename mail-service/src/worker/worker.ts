@@ -1,7 +1,9 @@
+import { withBodyReadFirst } from '@movies-and-mail/http-kit'
 import { createApp, type MailApp } from '../app.js'
 import type { MailStateNamespace } from '../durable/mail-state.js'
 import { parseEnv } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'
+import { maxSendMailBodyBytes } from '../sendmail/sendmail.routes.js'
 import { workerStores } from './worker-stores.js'
 
 export { MailStateObject } from '../durable/mail-state-object.js'
@@ -45,12 +47,19 @@ async function build(bindings: Bindings): Promise<MailApp> {
   })
 }
 
-/** The module Worker: same app as the Node entry, settings from the bindings. */
+/**
+ * The module Worker: same app as the Node entry, settings from the bindings. A body is read to
+ * its end before the app answers (`withBodyReadFirst`), a refusal included: the connection then
+ * carries the client's next request.
+ */
 export default {
   async fetch(request: Request, bindings: Bindings, context: unknown): Promise<Response> {
     app ??= build(bindings)
+    const whole = await withBodyReadFirst(request, maxSendMailBodyBytes)
+    // The client went away mid-body: no one reads this answer.
+    if (whole === null) return Response.json({ error: 'request body was cut off' }, { status: 400 })
     try {
-      return (await app).fetch(request, bindings, context as never)
+      return (await app).fetch(whole, bindings, context as never)
     } catch (error) {
       app = undefined
       console.error(`mail-service cannot start: ${error instanceof Error ? error.message : error}`)

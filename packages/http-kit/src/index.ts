@@ -6,6 +6,7 @@ export {
   guarded,
   requireApiKey,
 } from './api-key.js'
+export { withBodyReadFirst } from './body-read-first.js'
 export {
   answerTagged,
   noneMatchHits,
