@@ -105,6 +105,14 @@ describe('If-Match on PUT and DELETE /items/:id', () => {
     expect(await (await api().get('tt0111161')).json()).toMatchObject({ year: 1994 })
   })
 
+  it('takes an If-Match that lists no tag as no condition, as the Workers runtime must', async () => {
+    await api().seed(movies.shawshank)
+    for (const [header, year] of [['', 1994], [' , ,', 1995]] as const) {
+      expect((await api().put('tt0111161', { year }, { 'if-match': header })).status).toBe(200)
+    }
+    expect(await (await api().get('tt0111161')).json()).toMatchObject({ year: 1995 })
+  })
+
   it('answers 412 to If-Match on an item that does not exist, * included', async () => {
     await api().seed(movies.shawshank)
     await api().expectRefused(() => api().delete('tt9999999', { 'if-match': '*' }), 412)
