@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Item, ItemStore, TaggedJson } from '../src/store/item-store.js'
-import { describeQueryContract } from './item-store-query.contract.js'
+import { type ContractOptions, describeQueryContract } from './item-store-query.contract.js'
 import { describeRestoreContract } from './item-store-restore.contract.js'
 import { contractItems } from './support/contract-items.js'
 
@@ -22,9 +22,14 @@ async function outcome(
 
 /**
  * Registers the behaviour every ItemStore adapter must show. `open` makes a fresh, empty store
- * for each test; the suite closes it afterwards.
+ * for each test; the suite closes it afterwards. `options` name where a test server is known to
+ * differ from the database it stands in for.
  */
-export function describeItemStoreContract(name: string, open: () => Promise<ItemStore>): void {
+export function describeItemStoreContract(
+  name: string,
+  open: () => Promise<ItemStore>,
+  options: ContractOptions = {},
+): void {
   describe(`${name} (ItemStore contract)`, () => {
     let store: ItemStore
     const list = async () => parseJson<Item[]>(await store.list()) ?? []
@@ -229,7 +234,7 @@ export function describeItemStoreContract(name: string, open: () => Promise<Item
       })
     })
 
-    describeQueryContract(() => store, list)
+    describeQueryContract(() => store, list, options)
     describeRestoreContract(() => store, list)
 
     it('ping resolves while the store answers', async () => {

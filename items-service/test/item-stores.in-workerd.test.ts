@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { useMongoServer } from '@movies-and-mail/test-kit'
 import { MongoClient } from 'mongodb'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { describeItemStoreContract } from './item-store.contract.js'
@@ -18,14 +19,8 @@ describe('in workerd', () => {
   describeItemStoreContract('DurableItemStore (in workerd)', () => harness.open())
 })
 
-const url = process.env.TEST_MONGODB_URL
-if (!url) {
-  console.log(
-    'MongoDB-in-workerd contract suite skipped: set TEST_MONGODB_URL=mongodb://... to run it against a server',
-  )
-}
-
-describe.skipIf(!url)('in workerd, on MongoDB', () => {
+describe('in workerd, on MongoDB', () => {
+  const server = useMongoServer('MongoDB-in-workerd contract suite')
   // One database per run, so that runs never see each other's data; dropped at the end.
   const dbName = `items_workerd_${Date.now()}_${randomBytes(3).toString('hex')}`
   let collections = 0
@@ -36,19 +31,26 @@ describe.skipIf(!url)('in workerd, on MongoDB', () => {
   }, 60_000)
   afterAll(async () => {
     await harness?.dispose()
-    const client = await new MongoClient(url as string).connect()
+    const client = await new MongoClient(server.url()).connect()
     await client.db(dbName).dropDatabase()
     await client.close()
   })
 
-  describeItemStoreContract('MongoItemStore (in workerd)', () =>
-    harness.open({
-      mongodb: {
-        url: url as string,
-        dbName,
-        collectionName: `movies_${++collections}`,
-        timeoutMs: 5_000,
-      },
-    }),
+  describeItemStoreContract(
+    'MongoItemStore (in workerd)',
+    () =>
+      harness.open({
+        mongodb: {
+          url: server.url(),
+          dbName,
+          collectionName: `movies_${++collections}`,
+          timeoutMs: 5_000,
+        },
+      }),
+    {
+      ...(server.isStandIn && {
+        utf16StringOrder: "the test kit's MongoStandIn sorts as mingo does",
+      }),
+    },
   )
 })

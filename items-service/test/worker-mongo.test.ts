@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { useMongoServer } from '@movies-and-mail/test-kit'
 import { MongoClient } from 'mongodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Item } from '../src/store/item-store.js'
@@ -18,26 +19,20 @@ async function post(worker: WorkerUnderTest, n: number) {
   return { status: response.status, list: (await response.json()) as Item[] }
 }
 
-const url = process.env.TEST_MONGODB_URL
-if (!url) {
-  console.log(
-    'MongoDB-on-Worker suite skipped: set TEST_MONGODB_URL=mongodb://... to run the Worker against a server',
-  )
-}
-
-describe.skipIf(!url)('the Worker on a MongoDB server (TEST_MONGODB_URL)', () => {
+describe('the Worker on a MongoDB server', () => {
+  const { url } = useMongoServer('MongoDB-on-Worker suite')
   // One database per run, dropped at the end.
   const dbName = `items_worker_${Date.now()}_${randomBytes(3).toString('hex')}`
   let worker: WorkerUnderTest
   beforeAll(async () => {
     worker = await WorkerUnderTest.start(
-      { CONNECTION_URL: url as string, DB_NAME: dbName, CONNECT_TIMEOUT_MS: '5000' },
+      { CONNECTION_URL: url(), DB_NAME: dbName, CONNECT_TIMEOUT_MS: '5000' },
       await temporaryDataDir(),
     )
   })
   afterAll(async () => {
     await worker?.stop()
-    const client = await new MongoClient(url as string).connect()
+    const client = await new MongoClient(url()).connect()
     await client.db(dbName).dropDatabase()
     await client.close()
   })

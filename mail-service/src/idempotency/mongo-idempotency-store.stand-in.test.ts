@@ -5,11 +5,6 @@ const { open, standIn } = useStandInState()
 const key = 'f'.repeat(64)
 const takenAt = Date.parse('2026-11-23T12:00:00Z')
 const record = { fingerprint: 'fp', takenAt, expiresAt: takenAt + 86_400_000 }
-const duplicate = {
-  ok: 1,
-  n: 0,
-  writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error' }],
-}
 
 describe('MongoIdempotencyStore, as the server sees it', () => {
   it('creates the TTL index on expiresAt when opened', async () => {
@@ -37,8 +32,8 @@ describe('MongoIdempotencyStore, as the server sees it', () => {
     const state = await open()
     const [first, second] = [await state.idempotency(), await state.idempotency()]
     await first.take(key, record)
-    standIn().replyNext('insert', duplicate)
     expect(await second.take(key, { ...record, takenAt: takenAt + 5 })).toEqual(record)
+    expect(standIn().received('insert')).toHaveLength(2)
     // Not taken over: the held record neither expired nor was abandoned at the second take.
     const [takeOver] = standIn().received('update')
     expect(takeOver?.updates).toEqual([
@@ -61,11 +56,12 @@ describe('MongoIdempotencyStore, as the server sees it', () => {
   })
 
   it('takes over a key whose record expired, by the update that matched it', async () => {
-    const store = await (await open()).idempotency()
-    standIn().replyNext('insert', duplicate)
-    standIn().replyNext('update', { ok: 1, n: 1, nModified: 1 })
-    expect(await store.take(key, record)).toBeNull()
+    const state = await open()
+    const [first, second] = [await state.idempotency(), await state.idempotency()]
+    await first.take(key, { ...record, takenAt: takenAt - 60_000, expiresAt: takenAt - 1 })
+    expect(await second.take(key, record)).toBeNull()
     expect(standIn().received('find')).toEqual([])
+    expect(standIn().received('update')).toHaveLength(1)
   })
 
   it('completes and releases only the take it made, while it has no answer', async () => {

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { mongoUrl, sayWhenSkipped, useMongoDatabase } from '../../test/support/mongo-server.js'
+import { useMongoDatabase } from '../../test/support/mongo-server.js'
 import { describeIdempotencyStoreContract } from './idempotency-store.contract.js'
 import { MongoIdempotencyStore } from './mongo-idempotency-store.js'
 
-sayWhenSkipped('MongoIdempotencyStore contract suite (a real MongoDB server)')
-
-describe.skipIf(!mongoUrl)('MongoIdempotencyStore on a MongoDB server', () => {
-  const { db, other } = useMongoDatabase('mail_keys')
+describe('MongoIdempotencyStore on a MongoDB server', () => {
+  const { db, other } = useMongoDatabase('MongoIdempotencyStore contract suite', 'mail_keys')
   let collections = 0
   const options = (collectionName: string) => ({
     timeoutMs: 5_000,

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { mongoUrl, sayWhenSkipped, useMongoDatabase } from '../../test/support/mongo-server.js'
+import { useMongoDatabase } from '../../test/support/mongo-server.js'
 import { describeMailLogContract } from './mail-log.contract.js'
 import type { MailLogEntry } from './mail-log.js'
 import { MongoMailLog } from './mongo-mail-log.js'
 
-sayWhenSkipped('MongoMailLog contract suite (a real MongoDB server)')
-
-describe.skipIf(!mongoUrl)('MongoMailLog on a MongoDB server', () => {
-  const { db, other } = useMongoDatabase('mail_log')
+describe('MongoMailLog on a MongoDB server', () => {
+  const { db, other } = useMongoDatabase('MongoMailLog contract suite', 'mail_log')
   let collections = 0
   // The contract makes records of 40 days ago: a TTL of 100 years keeps them for its prunes.
   const options = (name: string) => ({ name, timeoutMs: 5_000, retentionDays: 36_500 })

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { mongoUrl, sayWhenSkipped, useMongoDatabase } from '../../test/support/mongo-server.js'
+import { useMongoDatabase } from '../../test/support/mongo-server.js'
 import { MongoSendCounter } from './mongo-send-counter.js'
 import { describeSendCounterContract } from './send-counter.contract.js'
 import type { Bucket } from './send-counter.js'
 
-sayWhenSkipped('MongoSendCounter contract suite (a real MongoDB server)')
-
-describe.skipIf(!mongoUrl)('MongoSendCounter on a MongoDB server', () => {
-  const { db, other } = useMongoDatabase('mail_counts')
+describe('MongoSendCounter on a MongoDB server', () => {
+  const { db, other } = useMongoDatabase('MongoSendCounter contract suite', 'mail_counts')
   let collections = 0
   const options = (collectionName: string) => ({ timeoutMs: 5_000, collectionName })
 

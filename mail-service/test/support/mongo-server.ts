@@ -1,15 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { useMongoServer } from '@movies-and-mail/test-kit'
 import { type Db, MongoClient } from 'mongodb'
 import { afterAll, beforeAll } from 'vitest'
-
-/** A real MongoDB server for the suites that need one; none can be installed on our machines. */
-export const mongoUrl = process.env.TEST_MONGODB_URL
-
-/** Says plainly, once per file, that `what` does not run without a server. */
-export function sayWhenSkipped(what: string): void {
-  if (mongoUrl) return
-  console.log(`${what} skipped: set TEST_MONGODB_URL=mongodb://... to run it against a server`)
-}
 
 /** A database of its own for this run, so that runs never see each other's data. */
 export function databaseName(prefix: string): string {
@@ -17,17 +9,18 @@ export function databaseName(prefix: string): string {
 }
 
 /**
- * For the enclosing suite: one database of its own, reached by two clients as two processes
- * would (`db()` and `other()`), dropped after the suite. Only inside a suite skipped without a
- * server.
+ * For the enclosing suite: one database of its own on the suite's MongoDB server (TEST_MONGODB_URL,
+ * or the test kit's MongoStandIn), reached by two clients as two processes would (`db()` and
+ * `other()`), dropped after the suite. Says once which server `what` ran against.
  */
-export function useMongoDatabase(prefix: string) {
+export function useMongoDatabase(what: string, prefix: string) {
+  const { url } = useMongoServer(what)
   const name = databaseName(prefix)
   const clients: MongoClient[] = []
   beforeAll(async () => {
     for (let n = 0; n < 2; n++) {
       const options = { ignoreUndefined: true, appName: 'mail-service-tests' }
-      clients.push(await new MongoClient(mongoUrl as string, options).connect())
+      clients.push(await new MongoClient(url(), options).connect())
     }
   })
   afterAll(async () => {

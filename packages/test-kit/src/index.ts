@@ -8,10 +8,11 @@ export {
   type MailgunRequest,
   MailgunStandIn,
 } from './mailgun-stand-in.js'
+export type { WireCommand } from './mongo/wire-codec.js'
 export { MongoStandIn, type StandInOptions } from './mongo-stand-in.js'
+export { type MongoTestServer, useMongoServer } from './mongo-test-server.js'
 export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
 export { killBuiltEntries } from './running-children.js'
 export { SmallDisk } from './small-disk.js'
 export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'
 export type { TestTls } from './tls.global-setup.js'
-export type { WireCommand } from './wire-codec.js'

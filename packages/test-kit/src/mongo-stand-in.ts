@@ -1,54 +1,84 @@
 import { createServer, type Server, type Socket } from 'node:net'
-import { type Document, Long } from 'bson'
-import { decodeCommand, encodeReply, takeMessages, type WireCommand } from './wire-codec.js'
+import type { Document } from 'bson'
+import { CommandDispatch } from './mongo/dispatch.js'
+import { decodeCommand, encodeReply, takeMessages, type WireCommand } from './mongo/wire-codec.js'
 
 /** How the stand-in treats what it receives; see the methods of the same names. */
 type Mode = 'answer' | 'stall commands' | 'stall all' | 'drop'
 
 const heartbeats = new Set(['hello', 'isMaster', 'ismaster'])
-const defaultBatchSize = 101
-/** The id of the change stream's cursor: one stream at a time is all a test needs. */
-const changeCursorId = 7_000_000
 
 export type StandInOptions = {
-  /** Answers `hello` as a member of this replica set (with change streams), not a standalone. */
+  /** Answers `hello` as the primary of this replica set (with change streams), not a standalone. */
   setName?: string
   /** The server's wire version in `hello`: 21 (MongoDB 7.0) unless given. */
   maxWireVersion?: number
+  /** How often the TTL monitor removes expired documents: every 60 000 ms, as MongoDB's. */
+  ttlMonitorMs?: number
+  /**
+   * How many changes (of all databases) are kept for change streams to resume from: 10 000
+   * unless given. A stream resuming from before them fails with ChangeStreamHistoryLost (286).
+   */
+  changeHistory?: number
 }
 
-/** A getMore on the change stream waiting for a change, as a server holds it up to `maxTimeMS`. */
-type HeldGetMore = { socket: Socket; command: WireCommand; timer: NodeJS.Timeout }
+/** A change stream's getMore waiting for a change, as a server holds it up to `maxTimeMS`. */
+type Held = { socket: Socket; command: WireCommand; timer: NodeJS.Timeout }
 
 /**
- * Just enough of a MongoDB server, over the wire protocol on 127.0.0.1, to make the driver's
- * operations succeed, and then to stop answering on command. Not a database: `find` answers
- * every inserted document whatever the filter, `update` and `delete` match nothing. A change
- * stream (`aggregate` with `$changeStream`) answers the changes a test pushes, in order.
+ * A MongoDB server for tests, not for products: it speaks the wire protocol on 127.0.0.1, keeps
+ * its databases in memory and evaluates MongoDB's query language with mingo (an independent
+ * implementation of it), so that the official driver, and the product's adapters over it,
+ * meet the semantics of a real server. Several clients, of one process or of several, share
+ * its data. On command it also fails as a server does: it stalls, stalls at a command, drops
+ * connections, or answers what a test scripted.
+ *
+ * Supports: `insert`, `update` (operators, a replacement, a pipeline with `$$NOW`; `upsert`,
+ * `multi`, `arrayFilters`), `delete`, `findAndModify`, `find` (projections with expressions,
+ * sort, skip, limit, batches and `getMore`), `aggregate`, `count`, bulk writes as the driver
+ * sends them; unique indexes (E11000 with `keyPattern` and `keyValue`), IndexOptionsConflict
+ * (85), TTL indexes (a monitor every `ttlMonitorMs`, or `expireNow()`), `collMod`; change
+ * streams on a replica set (`setName`): insert, update, replace, delete, drop and invalidate
+ * events, `fullDocument: 'updateLookup'`, pre-images where the collection keeps them
+ * (`changeStreamPreAndPostImages`, as in MongoDB), resume tokens, `maxAwaitTimeMS`; retryable
+ * writes. Sessions' fields are accepted and ignored; transactions are refused.
+ *
+ * Where it differs from MongoDB (mingo's choices, kept where cheap fixes were not possible):
+ * strings compare as JavaScript compares them, by UTF-16 code units, where MongoDB compares
+ * UTF-8 bytes (they differ for characters past U+FFFF against U+E000 to U+FFFF); a stored
+ * document's integer-like field names (`"1994"`) come first, as in any JavaScript object, where
+ * MongoDB keeps the order they were written in; values of different BSON types sort in mingo's
+ * order (ObjectIds after dates, where MongoDB puts them before booleans), and Longs beyond 2^53
+ * and Decimal128s compare by their text; numbers keep no int/double distinction (an integral
+ * double comes back an int32); `$type: 'objectId'` matches nothing. Queries scan their
+ * collection, but for an equality on a field with a unique index of its own; an update event's
+ * `updateDescription` names top-level fields only. ObjectIds order as in MongoDB (by their 12
+ * bytes), as do dates.
  */
 export class MongoStandIn {
   /** Every command received, in order, answered or not. */
   readonly commands: WireCommand[] = []
   readonly #server: Server
   readonly #sockets = new Set<Socket>()
-  readonly #documents: Document[] = []
-  readonly #cursors = new Map<number, Document[]>()
-  readonly #setName: string | undefined
-  readonly #maxWireVersion: number
+  readonly #dispatch: CommandDispatch
   /** Replies a test chose for the next commands of a name, before any other answer. */
   readonly #scripted = new Map<string, Document[]>()
-  /** Changes pushed and not yet answered to the change stream. */
-  readonly #changes: Document[] = []
-  #resumeToken: Document = { _data: '8200000001' }
-  #held: HeldGetMore | undefined
+  readonly #held = new Set<Held>()
   #mode: Mode = 'answer'
   /** A command name that, once it comes, stalls it and every command after it. */
-  #stallAt: string | undefined
+  #stallAt: ((name: string, body: Document) => boolean) | undefined
+  #wakeQueued = false
   #lastId = 0
 
-  private constructor({ setName, maxWireVersion = 21 }: StandInOptions) {
-    this.#setName = setName
-    this.#maxWireVersion = maxWireVersion
+  private constructor(options: StandInOptions) {
+    this.#dispatch = new CommandDispatch({
+      setName: options.setName,
+      maxWireVersion: options.maxWireVersion ?? 21,
+      address: () => `127.0.0.1:${this.port}`,
+      ttlMonitorMs: options.ttlMonitorMs ?? 60_000,
+      changeHistory: options.changeHistory ?? 10_000,
+      changed: () => this.#queueWake(),
+    })
     this.#server = createServer((socket) => this.#accept(socket))
   }
 
@@ -75,16 +105,21 @@ export class MongoStandIn {
   }
 
   /**
-   * Reads commands and never answers them. By default `hello` (handshakes and heartbeats) is still
-   * answered, as by a server whose monitoring thread lives on while operations hang.
+   * Reads commands and never answers them (nor runs them). By default `hello` (handshakes and
+   * heartbeats) is still answered, as by a server whose monitoring thread lives on while
+   * operations hang.
    */
   stall(what: 'commands' | 'all' = 'commands'): void {
     this.#mode = what === 'all' ? 'stall all' : 'stall commands'
   }
 
-  /** Answers until a `name` command comes (a list's second batch: `getMore`), then stalls. */
-  stallAt(name: string): void {
-    this.#stallAt = name
+  /**
+   * Answers until a command comes that `at` names, then stalls it and every command after it:
+   * a name (a list's second batch: `getMore`), or a test of the command's name and body (the
+   * list's `find`, not the read of the newest `_id` before an insert).
+   */
+  stallAt(at: string | ((name: string, body: Document) => boolean)): void {
+    this.#stallAt = typeof at === 'string' ? (name) => name === at : at
   }
 
   /** Closes every open connection, and each new one as it arrives, until `answer()`. */
@@ -95,17 +130,19 @@ export class MongoStandIn {
 
   /**
    * Answers the next `name` command with `reply` as it is (`{ ok: 0, code, errmsg }` for an
-   * error), whatever it asks; a change stream's waiting getMore at once.
+   * error) without running it; a change stream's waiting getMore at once.
    */
   replyNext(name: string, reply: Document): void {
     this.#scripted.set(name, [...(this.#scripted.get(name) ?? []), reply])
-    this.#answerHeld()
+    const [held] = this.#held
+    if (name !== 'getMore' || !held) return
+    this.#release(held)
+    this.#send(held.socket, held.command, this.#scripted.get(name)?.shift() ?? reply)
   }
 
-  /** Gives the change stream a change event (its `_id` is the resume token), at once if it waits. */
-  pushChange(change: Document): void {
-    this.#changes.push(change)
-    this.#answerHeld()
+  /** Runs a pass of the TTL monitor now; answers how many documents it removed. */
+  expireNow(): number {
+    return this.#dispatch.expireNow()
   }
 
   /** The commands received of one name, heartbeats included. */
@@ -119,7 +156,8 @@ export class MongoStandIn {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.#held?.timer)
+    for (const held of this.#held) this.#release(held)
+    this.#dispatch.close()
     for (const socket of this.#sockets) socket.destroy()
     await new Promise((resolve) => this.#server.close(resolve))
   }
@@ -127,7 +165,10 @@ export class MongoStandIn {
   #accept(socket: Socket): void {
     if (this.#mode === 'drop') return void socket.destroy()
     this.#sockets.add(socket)
-    socket.once('close', () => this.#sockets.delete(socket))
+    socket.once('close', () => {
+      this.#sockets.delete(socket)
+      for (const held of this.#held) if (held.socket === socket) this.#release(held)
+    })
     socket.on('error', () => {})
     let received: Buffer = Buffer.alloc(0)
     socket.on('data', (chunk: Buffer) => {
@@ -139,110 +180,50 @@ export class MongoStandIn {
 
   #receive(socket: Socket, command: WireCommand): void {
     this.commands.push(command)
-    if (command.name === this.#stallAt) this.#mode = 'stall commands'
+    if (this.#stallAt?.(command.name, command.body)) this.#mode = 'stall commands'
     const stalled =
       this.#mode === 'stall all' ||
       (this.#mode === 'stall commands' && !heartbeats.has(command.name))
-    if (stalled || command.moreToCome) return
+    if (stalled) return
     const scripted = this.#scripted.get(command.name)?.shift()
-    if (scripted) this.#send(socket, command, scripted)
-    else if (this.#waitsForChanges(command)) this.#hold(socket, command)
-    else this.#send(socket, command, { ...this.#reply(command), ok: 1 })
+    if (scripted) return void (command.moreToCome || this.#send(socket, command, scripted))
+    const outcome = this.#dispatch.run(command.body, command.name, true)
+    if ('waitMs' in outcome) this.#hold(socket, command, outcome.waitMs)
+    else if (!command.moreToCome) this.#send(socket, command, outcome.reply)
   }
 
   #send(socket: Socket, command: WireCommand, reply: Document): void {
     socket.write(encodeReply(command, reply, ++this.#lastId))
   }
 
-  #waitsForChanges({ name, body }: WireCommand): boolean {
-    return name === 'getMore' && body.getMore === changeCursorId && this.#changes.length === 0
+  /** Holds a change stream's getMore until a change or a scripted reply comes, or `waitMs`. */
+  #hold(socket: Socket, command: WireCommand, waitMs: number): void {
+    const held: Held = { socket, command, timer: setTimeout(() => this.#wake(held, true), waitMs) }
+    this.#held.add(held)
   }
 
-  /** Holds a change stream's getMore until a change or a scripted reply comes, or `maxTimeMS`. */
-  #hold(socket: Socket, command: WireCommand): void {
-    clearTimeout(this.#held?.timer)
-    const timer = setTimeout(() => this.#answerHeld(true), command.body.maxTimeMS ?? 1_000)
-    this.#held = { socket, command, timer }
+  /** Wakes the waiting getMores once the command that changed something has run whole. */
+  #queueWake(): void {
+    if (this.#wakeQueued) return
+    this.#wakeQueued = true
+    queueMicrotask(() => {
+      this.#wakeQueued = false
+      for (const held of this.#held) this.#wake(held, false)
+    })
   }
 
-  #answerHeld(timedOut = false): void {
-    const held = this.#held
-    const scripted = this.#scripted.get('getMore') ?? []
-    if (!held || (!timedOut && this.#changes.length === 0 && scripted.length === 0)) return
-    clearTimeout(held.timer)
-    this.#held = undefined
+  /** Answers a waiting getMore if its stream has a change now, or its wait is over. */
+  #wake(held: Held, timedOut: boolean): void {
     // A stalled server answers nothing, a waiting getMore included.
-    if (this.#mode !== 'answer') return
-    this.#send(
-      held.socket,
-      held.command,
-      scripted.shift() ?? { ...this.#reply(held.command), ok: 1 },
-    )
+    if (this.#mode !== 'answer') return void this.#release(held)
+    const outcome = this.#dispatch.run(held.command.body, held.command.name, !timedOut)
+    if ('waitMs' in outcome) return
+    this.#release(held)
+    this.#send(held.socket, held.command, outcome.reply)
   }
 
-  #reply({ name, body }: WireCommand): Document {
-    switch (name) {
-      case 'hello':
-      case 'isMaster':
-      case 'ismaster':
-        // No `topologyVersion`: the driver then polls with `hello` instead of streaming heartbeats.
-        return {
-          helloOk: true,
-          isWritablePrimary: true,
-          ismaster: true,
-          maxBsonObjectSize: 16 * 1024 * 1024,
-          maxMessageSizeBytes: 48_000_000,
-          maxWriteBatchSize: 100_000,
-          localTime: new Date(),
-          logicalSessionTimeoutMinutes: 30,
-          connectionId: ++this.#lastId,
-          minWireVersion: 0,
-          maxWireVersion: this.#maxWireVersion,
-          ...(this.#setName && { setName: this.#setName }),
-        }
-      case 'find': {
-        const documents = this.#documents.slice(0, body.limit || undefined)
-        const { id, batch } = this.#batch(documents, body.batchSize)
-        return { cursor: { id, ns: `${body.$db}.${body.find}`, firstBatch: batch } }
-      }
-      case 'aggregate':
-        if (!body.pipeline?.[0]?.$changeStream) return {}
-        return this.#changeBatch(body, 'firstBatch')
-      case 'getMore': {
-        if (body.getMore === changeCursorId) return this.#changeBatch(body, 'nextBatch')
-        const documents = this.#cursors.get(body.getMore) ?? []
-        this.#cursors.delete(body.getMore)
-        const { id, batch } = this.#batch(documents, body.batchSize)
-        return { cursor: { id, ns: `${body.$db}.${body.collection}`, nextBatch: batch } }
-      }
-      case 'insert':
-        this.#documents.push(...body.documents)
-        return { n: body.documents.length }
-      case 'update':
-        return { n: 0, nModified: 0 }
-      case 'delete':
-        return { n: 0 }
-      default:
-        // ping, endSessions, killCursors, createIndexes: nothing to say beyond ok.
-        return {}
-    }
-  }
-
-  /** Every change pushed and not yet answered, and the resume token after them. */
-  #changeBatch(body: Document, batch: 'firstBatch' | 'nextBatch'): Document {
-    const changes = this.#changes.splice(0)
-    this.#resumeToken = changes.at(-1)?._id ?? this.#resumeToken
-    const ns = `${body.$db}.${body.aggregate ?? body.collection}`
-    const cursor = { id: Long.fromNumber(changeCursorId), ns, [batch]: changes }
-    return { cursor: { ...cursor, postBatchResumeToken: this.#resumeToken } }
-  }
-
-  /** The first `size` of `documents`, and a cursor id for the rest when any remain. */
-  #batch(documents: Document[], size = defaultBatchSize): { id: Long; batch: Document[] } {
-    const rest = documents.slice(size)
-    if (rest.length === 0) return { id: Long.ZERO, batch: documents }
-    const id = ++this.#lastId
-    this.#cursors.set(id, rest)
-    return { id: Long.fromNumber(id), batch: documents.slice(0, size) }
+  #release(held: Held): void {
+    clearTimeout(held.timer)
+    this.#held.delete(held)
   }
 }

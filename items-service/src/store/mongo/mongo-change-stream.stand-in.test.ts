@@ -1,3 +1,4 @@
+import { type Db, MongoClient } from 'mongodb'
 import { describe, expect, it } from 'vitest'
 import {
   _id,
@@ -12,6 +13,16 @@ import {
 } from '../../../test/support/stand-in-store.js'
 
 const { open, standIn, store } = useStandInStore()
+
+/** Runs `work` on the stand-in's `data` database through a client of its own, as another process. */
+async function withClient(work: (db: Db) => Promise<unknown>): Promise<void> {
+  const client = await new MongoClient(standIn().url).connect()
+  try {
+    await work(client.db('data'))
+  } finally {
+    await client.close()
+  }
+}
 
 describe('MongoItemStore changes, as the server sees it', () => {
   it('are absent on a standalone server', async () => {
@@ -48,50 +59,52 @@ describe('MongoItemStore changes, as the server sees it', () => {
     ])
   })
 
-  it('publish each change with its resume token as the event id', async () => {
+  it('publish each change with its resume token as the event id, in order', async () => {
     await open({ setName: 'rs0' })
     const events = follow(store())
-    const documentKey = { _id }
-    standIn().pushChange({
-      _id: { _data: '8201' },
-      operationType: 'insert',
-      fullDocument: { _id, ...movie },
-      documentKey,
-    })
-    standIn().pushChange({
-      _id: { _data: '8202' },
-      operationType: 'update',
-      fullDocument: { _id, ...movie, genre: 'Sci-fi' },
-      documentKey,
-    })
-    standIn().pushChange({ _id: { _data: '8203' }, operationType: 'delete', documentKey })
+    await store().insert({ _id, ...movie })
+    await store().update(movie.id, { genre: 'Sci-fi' })
+    await store().remove(movie.id)
     await until(() => events.length === 3)
-    expect(events.map(({ id, kind }) => [id, kind])).toEqual([
-      ['8201', 'created'],
-      ['8202', 'updated'],
-      ['8203', 'deleted'],
-    ])
+    expect(events.map(({ kind }) => kind)).toEqual(['created', 'updated', 'deleted'])
+    const ids = events.map(({ id }) => id)
+    expect(new Set(ids).size).toBe(3)
+    expect([...ids].sort()).toEqual(ids)
     expect(json(events[0])).toEqual({ _id: hex, ...movie })
     expect(json(events[1])).toEqual({ _id: hex, ...movie, genre: 'Sci-fi' })
+    // The collection keeps no pre-images (MongoDB keeps them only where
+    // changeStreamPreAndPostImages is on): a delete tells the _id alone.
     expect(json(events[2])).toEqual({ _id: hex })
-    expect(store().changes?.lastId).toBe('8203')
+    expect(store().changes?.lastId).toBe(ids[2])
+  })
+
+  it('publish a deleted item whole where the collection keeps pre-images', async () => {
+    await open({ setName: 'rs0' })
+    const events = follow(store())
+    await withClient((db) =>
+      db.command({ collMod: 'movies', changeStreamPreAndPostImages: { enabled: true } }),
+    )
+    await store().insert({ _id, ...movie })
+    await store().remove(movie.id)
+    await until(() => events.length === 2)
+    expect(events[1]?.kind).toBe('deleted')
+    expect(json(events[1])).toEqual({ _id: hex, ...movie })
   })
 
   it('reopen after an error the driver gives up on, from the last resume token', async () => {
     await open({ setName: 'rs0' })
     const events = follow(store())
-    standIn().pushChange({
-      _id: { _data: '8201' },
-      operationType: 'insert',
-      fullDocument: { _id, ...movie },
-      documentKey: { _id },
-    })
+    await store().insert(movie)
     await until(() => events.length === 1)
     standIn().replyNext('getMore', { ok: 0, code: 8, codeName: 'UnknownError', errmsg: 'boom' })
     await until(() => standIn().received('aggregate').length === 2)
     expect(standIn().received('aggregate')[1]?.pipeline[0].$changeStream).toMatchObject({
-      resumeAfter: { _data: '8201' },
+      resumeAfter: { _data: events[0]?.id },
     })
+    // Nothing written meanwhile is lost.
+    await store().insert({ ...movie, id: 'tt0090605' })
+    await until(() => events.length === 2)
+    expect(json(events[1])).toMatchObject({ id: 'tt0090605' })
   })
 
   it('start anew and tell followers to reload when the history is lost', async () => {
@@ -114,13 +127,13 @@ describe('MongoItemStore changes, as the server sees it', () => {
   it('start after an invalidate, and tell followers to reload', async () => {
     await open({ setName: 'rs0' })
     const events = follow(store())
-    standIn().pushChange({ _id: { _data: '8210' }, operationType: 'drop' })
-    standIn().pushChange({ _id: { _data: '8211' }, operationType: 'invalidate' })
-    await until(() => events.length === 1)
-    expect(events[0]?.kind).toBe('reload')
-    expect(standIn().received('aggregate')[1]?.pipeline[0].$changeStream).toMatchObject({
-      startAfter: { _data: '8211' },
-    })
+    await store().insert(movie)
+    await withClient((db) => db.collection('movies').drop())
+    await until(() => events.length === 2)
+    expect(events.map(({ kind }) => kind)).toEqual(['created', 'reload'])
+    const startAfter = standIn().received('aggregate')[1]?.pipeline[0].$changeStream.startAfter
+    // The invalidate's token, which comes after the drop's, itself after the insert's.
+    expect(startAfter._data > (events[0]?.id ?? '')).toBe(true)
   })
 
   it('end when the store closes, within the timeout even on a server that stopped answering', async () => {

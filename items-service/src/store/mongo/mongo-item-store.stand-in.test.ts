@@ -10,7 +10,14 @@ describe('MongoItemStore, as the server sees it', () => {
   describe('query', () => {
     it('sends filter, sort and one more than the limit, and answers the page', async () => {
       await open()
-      for (const n of [1, 2, 3]) await store().insert({ ...movie, id: `tt${n}` })
+      const stored = [
+        { id: 'tt1', name: 'Aliens', genre: 'Horror' },
+        { id: 'tt2', name: 'Alien', genre: 'Horror' },
+        { id: 'tt3', name: 'Avatar', genre: 'Horror' },
+        { id: 'tt4', name: 'Aliens', genre: 'Sci-fi' },
+        { id: 'tt5', name: 'Aliens', genre: 'Horror' },
+      ]
+      for (const item of stored) await store().insert(item)
       const page = await store().query({
         filters: [['genre', 'Horror']],
         sort: { field: 'name', descending: false },
@@ -30,9 +37,10 @@ describe('MongoItemStore, as the server sees it', () => {
         sort: { name: 1, _id: 1 },
         limit: 3,
       })
+      // After ('Aliens', an _id older than every item's), in the genre: by name, then by _id.
       const items = JSON.parse(decoder.decode(page.body))
-      expect(items.map((item: { id: string }) => item.id)).toEqual(['tt1', 'tt2'])
-      expect(page.next).toEqual({ _id: items[1]._id, value: 'Alien' })
+      expect(items.map((item: { id: string }) => item.id)).toEqual(['tt1', 'tt5'])
+      expect(page.next).toEqual({ _id: items[1]._id, value: 'Aliens' })
     })
 
     it('answers no next position when the page holds the last item', async () => {
@@ -76,7 +84,7 @@ describe('MongoItemStore, as the server sees it', () => {
 
   describe('If-Match', () => {
     const stored = { _id, ...movie }
-    /** The stand-in answers the read of the item as MongoDB would: its fields in stored order. */
+    /** The read of the item answered as `stored`, its fields in stored order, whatever it is now. */
     const answerRead = () =>
       standIn().replyNext('find', {
         ok: 1,
@@ -92,10 +100,13 @@ describe('MongoItemStore, as the server sees it', () => {
       await open()
       await store().insert(stored)
       const etag = await tagOf()
-      answerRead()
-      standIn().replyNext('update', { ok: 1, n: 1, nModified: 1 })
       expect(await store().update(movie.id, { genre: 'Sci-fi' }, [etag])).toMatchObject({
         ok: true,
+      })
+      expect(JSON.parse(decoder.decode((await store().find(movie.id))?.body))).toEqual({
+        ...stored,
+        _id: hex,
+        genre: 'Sci-fi',
       })
       // The read of the item as stored, before the write (the list is read after it).
       const read = standIn()
@@ -125,7 +136,7 @@ describe('MongoItemStore, as the server sees it', () => {
 
     it('refuses a stale tag without writing', async () => {
       await open()
-      answerRead()
+      await store().insert(stored)
       expect(await store().remove(movie.id, ['"stale"'])).toEqual({
         ok: false,
         why: 'stale',
@@ -136,8 +147,10 @@ describe('MongoItemStore, as the server sees it', () => {
 
     it('refuses as stale when the item changed between read and write', async () => {
       await open()
-      // The stand-in's delete matches nothing; its find then answers the item, still there.
       await store().insert(stored)
+      await store().update(movie.id, { genre: 'Sci-fi' })
+      // The read answers the item as it was before that update: the delete filtered on it
+      // matches nothing, and the item, still there, has changed.
       answerRead()
       expect(await store().remove(movie.id, '*')).toEqual({ ok: false, why: 'stale', id: movie.id })
       expect(standIn().received('delete')[0]).toMatchObject({
@@ -147,6 +160,7 @@ describe('MongoItemStore, as the server sees it', () => {
         filter: { _id },
         projection: { _id: 1 },
       })
+      expect(await store().find(movie.id)).not.toBeNull()
     })
 
     it('refuses as not found when the item was removed between read and write', async () => {

@@ -1,32 +1,32 @@
 import { randomBytes } from 'node:crypto'
+import { useMongoServer } from '@movies-and-mail/test-kit'
 import { MongoClient } from 'mongodb'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { describeItemStoreContract, parseJson } from '../../../test/item-store.contract.js'
 import type { FeedEvent } from '../change-feed.js'
 import { MongoItemStore } from './mongo-item-store.js'
 
-const url = process.env.TEST_MONGODB_URL
 // One database per run, so that runs never see each other's data; dropped at the end.
 const dbName = `items_contract_${Date.now()}_${randomBytes(3).toString('hex')}`
 let collections = 0
 
-if (!url) {
-  console.log(
-    'MongoDB contract suite skipped: set TEST_MONGODB_URL=mongodb://... to run it against a server',
-  )
-}
-
-describe.skipIf(!url)('MongoItemStore', () => {
+describe('MongoItemStore', () => {
+  const server = useMongoServer('MongoItemStore contract suite')
+  const url = server.url
   afterAll(async () => {
-    const client = await new MongoClient(url as string).connect()
+    const client = await new MongoClient(url()).connect()
     await client.db(dbName).dropDatabase()
     await client.close()
   })
 
   const open = (collectionName = `movies_${++collections}`) =>
-    MongoItemStore.connect({ url: url as string, dbName, collectionName, timeoutMs: 5_000 })
+    MongoItemStore.connect({ url: url(), dbName, collectionName, timeoutMs: 5_000 })
 
-  describeItemStoreContract('MongoItemStore', () => open())
+  describeItemStoreContract('MongoItemStore', () => open(), {
+    ...(server.isStandIn && {
+      utf16StringOrder: "the test kit's MongoStandIn sorts as mingo does",
+    }),
+  })
 
   describe('two instances on one collection', () => {
     const movie = { id: 'tt0078748', name: 'Alien', genre: 'Horror' }
@@ -64,6 +64,9 @@ describe.skipIf(!url)('MongoItemStore', () => {
     })
 
     it('take an item as it is stored: a field named like a number added later, a "$" value', async () => {
+      // MongoDB keeps `1994` last, where `$set` appended it; the test kit's MongoStandIn keeps it
+      // first, as any JavaScript object does, in the read and the compare alike. Against the
+      // stand-in this proves the "$" value only; against MongoDB, the stored order too.
       await one.update(movie.id, { 1994: 'a field appended after the others', name: '$5 a day' })
       const etag = await tagOf(other)
       expect((await other.update(movie.id, { genre: 'Sci-fi' }, [etag])).ok).toBe(true)

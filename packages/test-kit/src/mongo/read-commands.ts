@@ -1,0 +1,59 @@
+import type { Document } from 'bson'
+import { aggregate as mingoAggregate } from 'mingo'
+import type { Catalog } from './catalog.js'
+import { CommandError } from './command-error.js'
+import type { Cursors } from './cursors.js'
+import { mingoOptions, select } from './query.js'
+
+/** `find`: filter, sort, projection, skip and limit (negative: one batch), in batches. */
+export function find(catalog: Catalog, cursors: Cursors, body: Document): Document {
+  const { filter, sort, projection, skip, limit = 0, batchSize, singleBatch, collation } = body
+  const collection = catalog.get(body.$db, body.find)
+  const found = select(collection?.candidates(filter, collation) ?? [], {
+    filter,
+    sort,
+    projection,
+    skip,
+    limit: Math.abs(limit),
+    collation,
+  })
+  return cursors.first(`${body.$db}.${body.find}`, found, {
+    batchSize: limit < 0 ? -limit : batchSize,
+    singleBatch: singleBatch === true || limit < 0,
+  })
+}
+
+/**
+ * `aggregate` (but `$changeStream`): the pipeline run by mingo over the collection, `$lookup`
+ * reading the other collections of the database. `$out` and `$merge` are refused: they would
+ * write past the indexes and the change log.
+ */
+export function aggregate(catalog: Catalog, cursors: Cursors, body: Document): Document {
+  const pipeline = body.pipeline as Document[]
+  for (const stage of pipeline) {
+    const [name] = Object.keys(stage)
+    if (name === '$out' || name === '$merge') {
+      throw new CommandError('IllegalOperation', `${name} is not supported by the test server`)
+    }
+  }
+  if (body.explain) throw new CommandError('IllegalOperation', 'the test server does not explain')
+  const db: string = body.$db
+  const collection =
+    typeof body.aggregate === 'string' ? catalog.get(db, body.aggregate) : undefined
+  const options = mingoOptions(body.collation, {
+    collectionResolver: (name) => [...(catalog.get(db, name)?.documents ?? [])],
+    ...(body.let && { variables: body.let }),
+  })
+  const results = mingoAggregate([...(collection?.documents ?? [])], pipeline, options)
+  const namespace = `${db}.${collection ? body.aggregate : '$cmd.aggregate'}`
+  return cursors.first(namespace, results, { batchSize: body.cursor?.batchSize })
+}
+
+/** `count` (the driver's `estimatedDocumentCount`, and `count` with a query). */
+export function count(catalog: Catalog, body: Document): Document {
+  const { query, skip, limit, collation } = body
+  const documents = catalog.get(body.$db, body.count)?.candidates(query, collation) ?? []
+  return {
+    n: select(documents, { filter: query, skip, limit: Math.abs(limit ?? 0), collation }).length,
+  }
+}
