@@ -52,7 +52,8 @@ describe('items-service on a MongoDB that stops answering', () => {
   afterEach(() => standIn.close())
 
   it.each([
-    ['answers heartbeats only', 'commands', ['find', 'ping', 'insert']],
+    // A create's first command is the read of the newest `_id` (a find): its insert never goes.
+    ['answers heartbeats only', 'commands', ['find', 'ping']],
     ['answers nothing', 'all', []],
   ] as const)(
     'answers 120 requests at once with 503 within CONNECT_TIMEOUT_MS while it %s, then recovers',

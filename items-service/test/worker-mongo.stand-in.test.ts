@@ -65,7 +65,8 @@ describe('the Worker on MongoDB, through the wire-protocol stand-in', () => {
   })
 
   it.each([
-    ['answers heartbeats only', 'commands', ['find', 'ping', 'insert']],
+    // A create's first command is the read of the newest `_id` (a find): its insert never goes.
+    ['answers heartbeats only', 'commands', ['find', 'ping']],
     // New connections wait for their handshake: what waits for one never reaches the server.
     ['answers nothing', 'all', []],
   ] as const)(

@@ -1,5 +1,5 @@
 import type { SortableIdSequence } from '@movies-and-mail/http-kit'
-import { withinDeadline } from '@movies-and-mail/mongo-kit'
+import { insertInOrder, withinDeadline } from '@movies-and-mail/mongo-kit'
 import { type Collection, type Db, type Document, type IndexDescription, ObjectId } from 'mongodb'
 import { ensureIndexes } from '../mongo/mongo-indexes.js'
 import { firstIdAt, type ListOptions, type MailLog, recordIds, type Stored } from './mail-log.js'
@@ -50,20 +50,22 @@ export class MongoMailLog<T extends object> implements MailLog<T> {
       { key: { createdAt: 1 }, name: 'createdAt_ttl', expireAfterSeconds },
     ]
     await ensureIndexes(db, name, indexes, timeoutMs)
-    // Ids made here sort after those of an earlier start, even within its last second.
-    const newest = await withinDeadline(timeoutMs, (signal) =>
-      db.collection(name).findOne({}, { sort: { _id: -1 }, projection: { _id: 1 }, signal }),
-    )
-    if (newest) ids.observe(String(newest._id))
     return new MongoMailLog<T>(db, name, timeoutMs, ids)
   }
 
+  /**
+   * The record under an `_id` after every `_id` stored (`insertInOrder`): two processes never
+   * make the same one, and newest first is creation order across them, clock skew included.
+   */
   async insert(record: T): Promise<Stored<T>> {
-    const id = this.#ids.next()
-    const createdAt = new Date(Number.parseInt(id.slice(0, 8), 16) * 1000)
-    const document = { ...record, _id: new ObjectId(id), createdAt }
-    await this.#within(() => this.#records.insertOne(document))
-    return { ...record, _id: id }
+    const _id = await this.#within(() =>
+      insertInOrder(this.#records, this.#ids, (_id) => ({
+        ...record,
+        _id,
+        createdAt: _id.getTimestamp(),
+      })),
+    )
+    return { ...record, _id: String(_id) }
   }
 
   async list({ limit, before }: ListOptions): Promise<Stored<T>[]> {

@@ -1,2 +1,3 @@
 export { type BoundedClientOptions, boundedClient } from './bounded-client.js'
+export { insertInOrder } from './insert-in-order.js'
 export { duplicateKeyCode, isDuplicateKey, withinDeadline } from './mongo-errors.js'

@@ -11,9 +11,17 @@ import {
 export const duplicateKeyCode = 11000
 const unavailable = 'database unavailable'
 
-/** Whether a write failed on a unique index: another document has that key. */
-export function isDuplicateKey(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === duplicateKeyCode
+/**
+ * Whether a write failed on a unique index: another document has that key. With `field`, only
+ * on the index of that field, as the server names it in `keyPattern` (or, from servers before
+ * 4.4, in the message: `index: <field>_…`).
+ */
+export function isDuplicateKey(error: unknown, field?: string): boolean {
+  if (!(error instanceof MongoServerError && error.code === duplicateKeyCode)) return false
+  if (field === undefined) return true
+  const pattern: unknown = error.keyPattern
+  if (pattern && typeof pattern === 'object') return Object.hasOwn(pattern, field)
+  return error.message.includes(`index: ${field}_`)
 }
 
 /**

@@ -1,4 +1,5 @@
 export { BuiltEntry, type BuiltEntryOptions, type Exit, type FailedStart } from './built-entry.js'
+export { clockAhead } from './clock-ahead.js'
 export { DetaBaseStandIn, type DetaItem, type DetaRequest } from './deta-base-stand-in.js'
 export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
 export { type LargeUploadResult, largeUpload } from './large-upload.js'

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto'
-import { StoreUnavailableError } from '@movies-and-mail/http-kit'
-import { boundedClient, isDuplicateKey, withinDeadline } from '@movies-and-mail/mongo-kit'
+import { SortableIdSequence, StoreUnavailableError } from '@movies-and-mail/http-kit'
 import {
-  type Collection,
-  type Document,
-  type IndexDescription,
-  type MongoClient,
-  ObjectId,
-} from 'mongodb'
+  boundedClient,
+  insertInOrder,
+  isDuplicateKey,
+  withinDeadline,
+} from '@movies-and-mail/mongo-kit'
+import type { Collection, Document, IndexDescription, MongoClient } from 'mongodb'
 import type { ChangeFeed } from '../change-feed.js'
 import {
   type IfMatch,
@@ -76,6 +75,8 @@ export class MongoItemStore implements ItemStore {
   readonly #items: Collection
   readonly #timeoutMs: number
   readonly #follower: MongoChangeFollower | undefined
+  /** The `_id`s of this instance's creates: each after the newest any instance made. */
+  readonly #ids = new SortableIdSequence()
 
   private constructor(
     client: MongoClient,
@@ -169,12 +170,15 @@ export class MongoItemStore implements ItemStore {
 
   // The driver takes an abort signal on reads only; a write the deadline gives up on is let go
   // by the step budgets set in `connect`.
+  /**
+   * The item under an `_id` after every `_id` stored (`insertInOrder`): the list, read by `_id`,
+   * keeps insertion order across the instances sharing the database, and so does a pager.
+   */
   async insert(item: NewItem): Promise<Written | Refused<'duplicate-id'>> {
-    const document = { _id: new ObjectId(), ...item }
     try {
-      await this.#within(() => this.#items.insertOne(document))
+      await this.#within(() => insertInOrder(this.#items, this.#ids, (_id) => ({ _id, ...item })))
     } catch (error) {
-      if (isDuplicateKey(error)) return refused('duplicate-id', item.id)
+      if (isDuplicateKey(error, 'id')) return refused('duplicate-id', item.id)
       throw error
     }
     return this.#written()
@@ -191,7 +195,7 @@ export class MongoItemStore implements ItemStore {
       const outcome = await this.#within((signal) => this.#write(id, ifMatch, write, signal))
       return outcome === 'done' ? this.#written() : refused(outcome, id)
     } catch (error) {
-      if (isDuplicateKey(error)) return refused('duplicate-id', fields.id ?? id)
+      if (isDuplicateKey(error, 'id')) return refused('duplicate-id', fields.id ?? id)
       throw error
     }
   }
