@@ -30,6 +30,7 @@ export class WorkerUnderTest {
   readonly #answered = new Set<Response>()
   #stdout = ''
   #stderr = ''
+  #url = ''
 
   private constructor(settings: Record<string, string>, persist: Persisted) {
     if (!existsSync(bundlePath)) {
@@ -65,8 +66,13 @@ export class WorkerUnderTest {
     persistDir?: string,
   ): Promise<WorkerUnderTest> {
     const worker = new WorkerUnderTest(settings, { durableObjectsPersist: persistDir ?? false })
-    await worker.#mf.ready
+    worker.#url = String(await worker.#mf.ready).replace(/\/$/, '')
     return worker
+  }
+
+  /** Where the runtime listens on loopback, for clients that need a socket of their own. */
+  get url(): string {
+    return this.#url
   }
 
   /** What the Worker's code printed to stdout (console.log), in order. */
@@ -88,7 +94,7 @@ export class WorkerUnderTest {
   async restart(): Promise<void> {
     await this.#dispose()
     this.#mf = new Miniflare(this.#options)
-    await this.#mf.ready
+    this.#url = String(await this.#mf.ready).replace(/\/$/, '')
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,13 @@
 export { BuiltEntry, type BuiltEntryOptions, type Exit, type FailedStart } from './built-entry.js'
 export { clockAhead } from './clock-ahead.js'
 export { DetaBaseStandIn, type DetaItem, type DetaRequest } from './deta-base-stand-in.js'
+export {
+  exchange,
+  type SeenAnswer,
+  seen,
+  type WireCase,
+  wranglerExitsOnCutBodies,
+} from './differential.js'
 export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
 export { type LargeUploadResult, largeUpload } from './large-upload.js'
 export {
@@ -13,7 +20,9 @@ export type { WireCommand } from './mongo/wire-codec.js'
 export { MongoStandIn, type StandInOptions } from './mongo-stand-in.js'
 export { type MongoTestServer, useMongoServer } from './mongo-test-server.js'
 export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
+export { type RawAnswer, RawConnection, rawRequest } from './raw-connection.js'
 export { killBuiltEntries } from './running-children.js'
 export { SmallDisk } from './small-disk.js'
 export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'
 export type { TestTls } from './tls.global-setup.js'
+export { WranglerDev, type WranglerDevOptions } from './wrangler-dev.js'

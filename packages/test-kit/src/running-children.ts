@@ -1,16 +1,22 @@
 import type { ChildProcess } from 'node:child_process'
 
-const running = new Map<ChildProcess, Promise<unknown>>()
+/** Each child still running: when it ends, and how to kill it (its process group, for some). */
+const running = new Map<ChildProcess, { ended: Promise<unknown>; kill: () => void }>()
 const endingSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /**
  * Keeps `child` on the list of processes killed when this process ends, until `ended` settles.
  * Vitest stops its workers with SIGTERM, which skips 'exit' listeners: the signals are watched
- * too, while a child runs.
+ * too, while a child runs. `kill`: how, when SIGKILL to the child alone would leave its own
+ * children behind.
  */
-export function trackChild(child: ChildProcess, ended: Promise<unknown>): void {
+export function trackChild(
+  child: ChildProcess,
+  ended: Promise<unknown>,
+  kill: () => void = () => child.kill('SIGKILL'),
+): void {
   if (running.size === 0) watchEnding()
-  running.set(child, ended)
+  running.set(child, { ended, kill })
   const forget = () => {
     running.delete(child)
     if (running.size === 0) unwatchEnding()
@@ -24,13 +30,13 @@ export function trackChild(child: ChildProcess, ended: Promise<unknown>): void {
  * @example afterEach(killBuiltEntries)
  */
 export async function killBuiltEntries(): Promise<void> {
-  const children = [...running]
-  for (const [child] of children) child.kill('SIGKILL')
-  await Promise.allSettled(children.map(([, ended]) => ended))
+  const children = [...running.values()]
+  for (const { kill } of children) kill()
+  await Promise.allSettled(children.map(({ ended }) => ended))
 }
 
 function killAllNow(): void {
-  for (const child of running.keys()) child.kill('SIGKILL')
+  for (const { kill } of running.values()) kill()
 }
 
 function onEndingSignal(signal: NodeJS.Signals): void {
