@@ -1,5 +1,5 @@
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
-import { OpenApiContract } from '@movies-and-mail/test-kit'
+import { implicitMethodProblems, OpenApiContract } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'
 import { movies, TestApp } from '../../test/support/test-app.js'
@@ -176,11 +176,20 @@ describe('GET /openapi.json', () => {
     expect(document.openapi).toMatch(/^3\.1\./)
   })
 
-  it('documents every route the app serves, and no other', () => {
+  it('documents every route the app serves, and no other, with HEAD and OPTIONS', () => {
     const served = app.app.routes
       .filter((route) => route.method !== 'ALL')
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
-    expect(new Set(served)).toEqual(new Set(documented().map((entry) => entry.name)))
+    const implicit = [
+      ...served.filter((name) => name.startsWith('get ')).map((name) => `head${name.slice(3)}`),
+      ...Object.keys(document.paths).map((path) => `options ${path}`),
+    ]
+    expect(new Set([...served, ...implicit])).toEqual(new Set(documented().map(({ name }) => name)))
+  })
+
+  it('lists the methods of each path as OPTIONS and a 405 answer them', async () => {
+    const request = (path: string, init: RequestInit) => app.app.request(path, init)
+    expect(await implicitMethodProblems(document.paths, request)).toEqual([])
   })
 
   it('names and tags every operation, and serves them from wherever the document is', () => {
@@ -262,9 +271,14 @@ describe('GET /openapi.json', () => {
       ...unavailable.map((operation) => `${operation} 503`),
       ...writes.map((operation) => `${operation} 507`),
     ])
-    const listed = documented().flatMap(({ name, operation }) =>
-      Object.keys(operation.responses).map((status) => `${name} ${status}`),
-    )
+    // HEAD answers as GET does, without a body; OPTIONS is checked against the app above.
+    const listed = documented()
+      .filter(({ name }) => !name.startsWith('options '))
+      .flatMap(({ name, operation }) =>
+        Object.keys(operation.responses).map(
+          (status) => `${name.replace(/^head /, 'get ')} ${status}`,
+        ),
+      )
     expect(listed.filter((entry) => !answered.has(entry))).toEqual([])
   })
 

@@ -1,4 +1,4 @@
-import { closedPortUrl, MailgunStandIn } from '@movies-and-mail/test-kit'
+import { closedPortUrl, implicitMethodProblems, MailgunStandIn } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
 
@@ -130,8 +130,17 @@ describe('GET /openapi.json', () => {
     const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method} ${path}`),
     )
-    expect(new Set(served)).toEqual(new Set(documented))
+    const implicit = [
+      ...served.filter((name) => name.startsWith('get ')).map((name) => `head${name.slice(3)}`),
+      ...Object.keys(document.paths).map((path) => `options ${path}`),
+    ]
+    expect(new Set([...served, ...implicit])).toEqual(new Set(documented))
     expect(served).toContain('post /sendmail')
+  })
+
+  it('lists the methods of each path as OPTIONS and a 405 answer them', async () => {
+    const request = (path: string, init: RequestInit) => outboxApp.app.request(path, init)
+    expect(await implicitMethodProblems(document.paths, request)).toEqual([])
   })
 
   it.each(answers)('documents %s of %s', async (label, route, ask) => {
@@ -186,7 +195,13 @@ describe('GET /openapi.json', () => {
         .filter(([, operation]) => operation.security?.length)
         .map(([method]) => `${method} ${path}`),
     )
-    expect(guarded.sort()).toEqual(['get /maillog', 'get /outbox', 'post /sendmail'])
+    expect(guarded.sort()).toEqual([
+      'get /maillog',
+      'get /outbox',
+      'head /maillog',
+      'head /outbox',
+      'post /sendmail',
+    ])
     expect(operations().filter((operation) => !operation.security)).toEqual([])
   })
 })

@@ -3,6 +3,7 @@ import type { Env } from 'hono'
 import { sendTagged } from './conditional-get.js'
 import { docsUi } from './docs-ui.js'
 import { errorResponse } from './errors.js'
+import { withImplicitMethods } from './implicit-methods.js'
 
 /** What a service says of itself at the top of its document and page. */
 export type ServiceInfo = {
@@ -119,7 +120,7 @@ export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>, info: ServiceI
   const getDocument = () => {
     const { tags = {}, ...about } = info
     document ??= withTags(
-      app.getOpenAPI31Document({ openapi: '3.1.0', info: about, servers }),
+      withImplicitMethods(app.getOpenAPI31Document({ openapi: '3.1.0', info: about, servers })),
       tags,
     )
     return document

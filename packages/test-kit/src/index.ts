@@ -9,6 +9,7 @@ export {
   wranglerExitsOnCutBodies,
 } from './differential.js'
 export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
+export { implicitMethodProblems } from './implicit-methods-check.js'
 export { type LargeUploadResult, largeUpload } from './large-upload.js'
 export {
   closedPortUrl,
