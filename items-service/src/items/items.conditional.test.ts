@@ -107,7 +107,10 @@ describe('If-Match on PUT and DELETE /items/:id', () => {
 
   it('takes an If-Match that lists no tag as no condition, as the Workers runtime must', async () => {
     await api().seed(movies.shawshank)
-    for (const [header, year] of [['', 1994], [' , ,', 1995]] as const) {
+    for (const [header, year] of [
+      ['', 1994],
+      [' , ,', 1995],
+    ] as const) {
       expect((await api().put('tt0111161', { year }, { 'if-match': header })).status).toBe(200)
     }
     expect(await (await api().get('tt0111161')).json()).toMatchObject({ year: 1995 })
