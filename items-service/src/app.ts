@@ -11,7 +11,7 @@ export type AppOptions = {
   store: ItemStore
   /** When set, mutations need it in `x-apikey`. */
   apiKey?: string | undefined
-  /** `['*']` or the exact origins browser apps call from. */
+  /** The origins whose pages may write without the key (`['*']`: any); none by default. */
   corsOrigins?: readonly string[]
   /** Where request lines and errors go; stdout by default. */
   log?: (line: string) => void
@@ -32,7 +32,7 @@ export type AppOptions = {
 export function createApp({
   store,
   apiKey,
-  corsOrigins = ['*'],
+  corsOrigins = [],
   log = (line) => process.stdout.write(line),
   webAssets = new Map(),
   mailServiceUrl = 'http://localhost:4001',

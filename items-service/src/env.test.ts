@@ -10,7 +10,7 @@ const defaults = {
   collectionName: 'movies',
   dataDir: '.data',
   apiKey: undefined,
-  corsOrigins: ['*'],
+  corsOrigins: [],
   connectTimeoutMs: 10_000,
   shutdownTimeoutMs: 10_000,
   mailServiceUrl: 'http://localhost:4001',

@@ -26,7 +26,7 @@ describe.each(targets)('the service around the items on $name', (target) => {
       body: JSON.stringify(heat),
     })
     expect(refused.status).toBe(401)
-    expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*')
     const wrongKey = await call('/items', {
       method: 'POST',
       headers: { ...json, 'x-apikey': 'nope' },
@@ -36,25 +36,27 @@ describe.each(targets)('the service around the items on $name', (target) => {
     expect(await (await call('/items')).json()).toEqual([])
     const other = await call('/items', { headers: { origin: 'https://other.example' } })
     expect(other.status).toBe(200)
-    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+    expect(other.headers.get('access-control-allow-origin')).toBe('*')
   })
 
-  it('answers a preflight from the allowed origin, and not from another', async () => {
-    const preflight = (origin: string) =>
-      call('/items', {
+  it('allows writes in a preflight to the listed origin, and to a page that sends the key', async () => {
+    const preflight = (origin: string, headers: string) =>
+      call('/items/tt1', {
         method: 'OPTIONS',
         headers: {
           origin,
-          'access-control-request-method': 'POST',
-          'access-control-request-headers': 'content-type, x-apikey',
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': headers,
         },
       })
-    const allowed = await preflight('https://app.example')
-    expect(allowed.status).toBe(204)
-    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example')
-    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST')
-    const refused = await preflight('https://other.example')
-    expect(refused.headers.get('access-control-allow-origin')).toBeNull()
+    const methods = async (origin: string, headers: string) => {
+      const answer = await preflight(origin, headers)
+      expect(answer.status).toBe(204)
+      return answer.headers.get('access-control-allow-methods')
+    }
+    expect(await methods('https://app.example', 'content-type')).toContain('PUT')
+    expect(await methods('https://other.example', 'content-type, x-apikey')).toContain('PUT')
+    expect(await methods('https://other.example', 'content-type')).toBe('GET, HEAD, OPTIONS')
   })
 
   it("keeps a client's x-request-id and makes one when none is given", async () => {
@@ -132,5 +134,33 @@ describe.each(targets)('the service around the items on $name', (target) => {
     const health = await call('/healthz')
     expect(health.status).toBe(200)
     expect(await health.json()).toEqual(expect.any(Object))
+  })
+})
+
+describe.each(targets)('drive-by writes on $name, where no key is set', (target) => {
+  const service = useRunning(target, {})
+  const write = (method: string, path: string, origin: string) =>
+    service().request(path, {
+      method,
+      headers: { 'content-type': 'application/json', origin },
+      body: method === 'DELETE' ? null : JSON.stringify(heat),
+    })
+
+  it("refuses a page on another origin with 403 and takes the service's own page", async () => {
+    const own = await service().request('/items', { headers: { origin: 'https://x.example' } })
+    const host = new URL(own.url || 'http://items.test').host
+    for (const [method, path] of [
+      ['POST', '/items'],
+      ['PUT', `/items/${heat.id}`],
+      ['DELETE', `/items/${heat.id}`],
+    ] as const) {
+      const refused = await write(method, path, 'https://evil.example')
+      expect(refused.status, method).toBe(403)
+      expect(await refused.json()).toEqual({
+        error: 'a write from https://evil.example needs that origin in CORS_ORIGINS',
+      })
+    }
+    expect(await (await service().request('/items')).json()).toEqual([])
+    expect((await write('POST', '/items', `http://${host}`)).status).toBe(201)
   })
 })

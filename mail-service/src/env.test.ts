@@ -24,7 +24,7 @@ describe('parseEnv', () => {
       deta: undefined,
       mongo: undefined,
       dataDir: '.data',
-      corsOrigins: ['*'],
+      corsOrigins: [],
       shutdownTimeoutMs: 10_000,
     })
   })

@@ -247,6 +247,27 @@ describe('GET /openapi.json', () => {
     }
   })
 
+  it('documents 403 on every write, as the app answers a page on another origin without a key', async () => {
+    const open = await TestApp.open({})
+    try {
+      await post(JSON.stringify(movies.godfather))(open)
+      for (const operation of writes) {
+        const [method = '', template = ''] = operation.split(' ')
+        const path = template.replace('{id}', 'tt0068646')
+        const response = await open.request(path, {
+          method: method.toUpperCase(),
+          headers: { ...json, origin: 'https://other.example' },
+          body: method === 'delete' ? undefined : shawshank,
+        })
+        expect(response.status, operation).toBe(403)
+        const documentedWrite = documented().find((entry) => entry.name === operation)
+        expect(documentedWrite?.operation.responses).toHaveProperty('403')
+      }
+    } finally {
+      await open.close()
+    }
+  })
+
   it('documents 507 on every write, as the app answers it when the disk is full', async () => {
     const full = createApp({ store: failingStore(() => new StoreFullError()), log: () => {} })
     for (const operation of writes) {
@@ -270,6 +291,7 @@ describe('GET /openapi.json', () => {
       ...cases.map(({ operation, status }) => `${operation} ${status}`),
       ...unavailable.map((operation) => `${operation} 503`),
       ...writes.map((operation) => `${operation} 507`),
+      ...writes.map((operation) => `${operation} 403`),
     ])
     // HEAD answers as GET does, without a body; OPTIONS is checked against the app above.
     const listed = documented()

@@ -175,7 +175,7 @@ describe('GET /items compressed', () => {
 describe('GET /items compressed, with CORS for some origins', () => {
   const api = useTestApp({ corsOrigins: ['https://app.example'] })
 
-  it('varies on Origin and Accept-Encoding', async () => {
+  it('varies on Accept-Encoding alone: every origin reads the same answer', async () => {
     await api().seed(movies.shawshank)
     const origin = { origin: 'https://app.example' }
     const plain = await send(api(), '/items', { headers: origin })
@@ -187,8 +187,8 @@ describe('GET /items compressed, with CORS for some origins', () => {
     )
     expect(notModified.status).toBe(304)
     for (const answer of [plain, br, notModified]) {
-      expect(answer.headers.get('vary')).toBe('Origin, Accept-Encoding')
-      expect(answer.headers.get('access-control-allow-origin')).toBe('https://app.example')
+      expect(answer.headers.get('vary')).toBe('Accept-Encoding')
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*')
     }
   })
 })

@@ -67,6 +67,11 @@ const unauthorized = errorResponse(
   '`x-apikey` is missing or wrong while ITEMS_APIKEY is set',
   'Unauthorized',
 )
+/** A drive-by write: a page on another origin, where writes take no key. */
+const foreignPage = errorResponse(
+  'A page on another origin wrote while ITEMS_APIKEY is not set, and CORS_ORIGINS does not name its origin',
+  'a write from https://other.example needs that origin in CORS_ORIGINS',
+)
 const notFound = errorResponse('No item has that id', "item 'tt0111161' not found")
 const unavailable = errorResponse('The database did not answer', 'database unavailable')
 const noSpace = errorResponse(
@@ -182,6 +187,7 @@ export const createItemRoute = createRoute(
       },
       400: badBody,
       401: unauthorized,
+      403: foreignPage,
       409: errorResponse(
         'An item with that id exists',
         "an item with id 'tt0111161' already exists",
@@ -215,6 +221,7 @@ export const updateItemRoute = createRoute(
       200: listResponse('Updated; every item'),
       400: badBody,
       401: unauthorized,
+      403: foreignPage,
       404: notFound,
       409: errorResponse(
         'The body changes id to one another item has',
@@ -245,6 +252,7 @@ export const deleteItemRoute = createRoute(
       200: listResponse('Deleted; every remaining item'),
       400: badId,
       401: unauthorized,
+      403: foreignPage,
       404: notFound,
       412: preconditionFailed,
       503: unavailable,

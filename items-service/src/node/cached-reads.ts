@@ -48,7 +48,8 @@ export function withCachedReads(
   app: RequestListener,
   { cached, compress, corsOrigins, log }: CachedReadsOptions,
 ): RequestListener {
-  const cors = corsPolicy({ origins: corsOrigins })
+  // Writes do not come here: only the answer headers of the policy matter.
+  const cors = corsPolicy({ writeOrigins: corsOrigins, keyedWrites: false })
 
   function read(url: string): Read | null {
     if (url === '/items') return { tagged: cached.list(), list: true }
@@ -72,7 +73,7 @@ export function withCachedReads(
       'x-content-type-options': 'nosniff',
       'x-request-id': requestId,
     }
-    cors.addAnswerHeaders(request.headers.origin, (name, value) => {
+    cors.addAnswerHeaders((name, value) => {
       headers[name] = value
     })
     const sent =
@@ -82,12 +83,7 @@ export function withCachedReads(
       request.headers['if-none-match'],
       sent ? asJson(sent.headers) : json,
     )
-    // CORS varies on `Origin` when it allows only some origins; the list on `Accept-Encoding`.
-    const corsVary = headers.vary
     for (const name in answer.headers) headers[name] = answer.headers[name] as string
-    if (corsVary !== undefined && answer.headers.vary !== undefined) {
-      headers.vary = `${corsVary}, ${answer.headers.vary}`
-    }
     headers.etag = answer.etag
     if (answer.body === null) response.writeHead(answer.status, headers).end()
     else {

@@ -108,6 +108,19 @@ export const differentialCorpus: WireCase[] = [
     ),
   },
   {
+    what: 'POST from a page on another origin, with the key',
+    request: ask(
+      'POST',
+      '/items',
+      { ...json, ...keyed, origin: 'https://other.example' },
+      JSON.stringify({ id: 'tt-origin', name: 'O', genre: 'g' }),
+    ),
+  },
+  {
+    what: 'DELETE from a page of its own origin, with the key',
+    request: ask('DELETE', '/items/tt-origin', { ...keyed, origin: 'http://items.test' }),
+  },
+  {
     what: 'POST a duplicate id',
     request: ask('POST', '/items', { ...json, ...keyed }, JSON.stringify(seeds[0])),
   },

@@ -12,9 +12,9 @@ const secretRoute = createRoute(
   }),
 )
 
-function guardedApp(keys?: readonly string[]) {
+function guardedApp(keys?: readonly string[], writeOrigins?: readonly string[]) {
   const app = new OpenAPIHono()
-  if (keys) app.use(acceptApiKeys(keys))
+  if (keys) app.use(acceptApiKeys(keys, { writeOrigins }))
   app.openapi(secretRoute, (c) => c.json({}, 200))
   return app
 }
@@ -37,6 +37,42 @@ describe('the API-key guard', () => {
 
   it('lets every request through when no key is configured (the rule in DESIGN.md)', async () => {
     expect((await post(guardedApp([]))).status).toBe(200)
+  })
+
+  it('refuses, where no key is configured, a write from a page on an origin not listed', async () => {
+    const app = guardedApp([], ['https://app.example'])
+    const page = (headers: Record<string, string>) =>
+      app.request('http://items.example/secret', { method: 'POST', headers })
+    // Pages of the service's own origin, of a listed one, and clients that are no browser.
+    expect((await page({ origin: 'http://items.example' })).status).toBe(200)
+    expect((await page({ origin: 'https://app.example' })).status).toBe(200)
+    expect((await page({})).status).toBe(200)
+    expect((await page({ 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+    const foreign: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { origin: 'http://items.example:8080' },
+      { origin: 'https://app.example.evil' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+    ]
+    for (const headers of foreign) {
+      const refused = await page(headers)
+      expect(refused.status, JSON.stringify(headers)).toBe(403)
+      expect(await refused.json()).toEqual({
+        error: expect.stringMatching(/^a write from .* needs that origin in CORS_ORIGINS$/),
+      })
+    }
+    expect((await post(guardedApp([], ['*']), { origin: 'https://any.example' })).status).toBe(200)
+  })
+
+  it('takes the key from a page on any origin, and wants it from a listed one too', async () => {
+    const app = guardedApp(['k'], ['https://app.example'])
+    const from = (origin: string, key?: string) =>
+      post(app, { origin, ...(key && { 'x-apikey': key }) })
+    expect((await from('https://evil.example', 'k')).status).toBe(200)
+    expect((await from('https://evil.example')).status).toBe(401)
+    expect((await from('https://app.example')).status).toBe(401)
   })
 
   it('refuses everything when the app never said which keys it accepts', async () => {

@@ -1,59 +1,70 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { cors } from './cors.js'
+import { type CorsOptions, cors } from './cors.js'
 import { requestLog } from './request-log.js'
 
-function corsApp(origins: readonly string[]) {
+function corsApp(options: CorsOptions) {
   const app = new Hono()
-  app.use(requestLog({ write: () => {} }), cors({ origins }))
+  app.use(requestLog({ write: () => {} }), cors(options))
   app.get('/items', (c) => c.json([]))
   return app
 }
 
-const preflight = (origin: string) => ({
+const preflight = (origin: string, headers = 'content-type') => ({
   method: 'OPTIONS',
-  headers: { origin, 'access-control-request-method': 'PUT' },
+  headers: {
+    origin,
+    'access-control-request-method': 'PUT',
+    'access-control-request-headers': headers,
+  },
 })
+const methodsOf = (response: Response) => response.headers.get('access-control-allow-methods')
+const reads = 'GET, HEAD, OPTIONS'
+const all = 'GET, HEAD, POST, PUT, DELETE, OPTIONS'
 
 describe('cors', () => {
-  it('lets any origin read answers with `*`, and exposes the headers apps need', async () => {
-    const response = await corsApp(['*']).request('/items', {
-      headers: { origin: 'https://a.example' },
-    })
-    expect(response.headers.get('access-control-allow-origin')).toBe('*')
-    expect(response.headers.get('access-control-expose-headers')).toBe(
-      'etag, idempotent-replayed, link, location, retry-after, x-request-id',
-    )
-    expect(response.headers.get('vary')).toBeNull()
+  it('lets every origin read answers, and exposes the headers apps need', async () => {
+    const app = corsApp({ writeOrigins: ['https://app.example'], keyedWrites: false })
+    for (const origin of ['https://app.example', 'https://other.example', 'null']) {
+      const response = await app.request('/items', { headers: { origin } })
+      expect(response.headers.get('access-control-allow-origin')).toBe('*')
+      expect(response.headers.get('access-control-expose-headers')).toBe(
+        'etag, idempotent-replayed, link, location, retry-after, x-request-id',
+      )
+      expect(response.headers.get('vary')).toBeNull()
+    }
   })
 
-  it('names only a listed origin, and varies on Origin', async () => {
-    const app = corsApp(['https://app.example'])
-    const listed = await app.request('/items', { headers: { origin: 'https://app.example' } })
-    expect(listed.headers.get('access-control-allow-origin')).toBe('https://app.example')
-    expect(listed.headers.get('vary')).toBe('Origin')
-    const other = await app.request('/items', { headers: { origin: 'https://evil.example' } })
-    expect(other.headers.get('access-control-allow-origin')).toBeNull()
-    expect(other.headers.get('vary')).toBe('Origin')
-  })
-
-  it('answers a preflight itself with 204 and what writes need', async () => {
-    const response = await corsApp(['*']).request('/anything', preflight('https://a.example'))
-    expect(response.status).toBe(204)
-    expect(response.headers.get('access-control-allow-methods')).toContain('PUT')
-    expect(response.headers.get('access-control-allow-headers')).toBe(
+  it('allows writes in a preflight only from a listed origin, where writes take no key', async () => {
+    const app = corsApp({ writeOrigins: ['https://app.example'], keyedWrites: false })
+    const listed = await app.request('/items', preflight('https://app.example'))
+    expect([listed.status, methodsOf(listed)]).toEqual([204, all])
+    expect(listed.headers.get('access-control-allow-headers')).toBe(
       'content-type, idempotency-key, if-match, if-none-match, last-event-id, x-apikey, x-request-id',
     )
-    expect(response.headers.get('access-control-max-age')).toBe('600')
+    expect(listed.headers.get('vary')).toBe('Origin, Access-Control-Request-Headers')
+    for (const headers of ['content-type', 'content-type, x-apikey']) {
+      const other = await app.request('/items', preflight('https://evil.example', headers))
+      expect([other.status, methodsOf(other)]).toEqual([204, reads])
+      expect(other.headers.get('access-control-allow-origin')).toBe('*')
+    }
   })
 
-  it('allows nothing in a preflight from an origin not listed', async () => {
-    const response = await corsApp(['https://app.example']).request(
+  it('allows writes in a preflight from any origin with `*`', async () => {
+    const app = corsApp({ writeOrigins: ['*'], keyedWrites: false })
+    expect(methodsOf(await app.request('/items', preflight('https://a.example')))).toBe(all)
+  })
+
+  it('allows writes to a page that will send the key, where writes take one', async () => {
+    const app = corsApp({ writeOrigins: [], keyedWrites: true })
+    const keyed = await app.request(
       '/items',
-      preflight('https://evil.example'),
+      preflight('https://a.example', 'Content-Type,X-ApiKey'),
     )
-    expect(response.status).toBe(204)
-    expect(response.headers.get('access-control-allow-origin')).toBeNull()
-    expect(response.headers.get('access-control-allow-methods')).toBeNull()
+    expect(methodsOf(keyed)).toBe(all)
+    const keyless = await app.request('/items', preflight('https://a.example', 'content-type'))
+    expect(methodsOf(keyless)).toBe(reads)
+    const lookalike = await app.request('/items', preflight('https://a.example', 'x-apikeys'))
+    expect(methodsOf(lookalike)).toBe(reads)
   })
 })

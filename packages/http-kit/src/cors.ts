@@ -2,9 +2,15 @@ import type { MiddlewareHandler } from 'hono'
 import { addResponseHeader } from './response-headers.js'
 
 export type CorsOptions = {
-  /** `['*']` for any origin, otherwise the exact origins allowed. */
-  origins: readonly string[]
-  allowMethods?: readonly string[]
+  /**
+   * The origins whose pages may write without the key (CORS_ORIGINS): `['*']` for any, none by
+   * default. Every origin may read.
+   */
+  writeOrigins: readonly string[]
+  /** Whether writes take `x-apikey`: then a page on any origin may write with the key. */
+  keyedWrites: boolean
+  readMethods?: readonly string[]
+  writeMethods?: readonly string[]
   allowHeaders?: readonly string[]
   exposeHeaders?: readonly string[]
   maxAgeSeconds?: number
@@ -12,18 +18,31 @@ export type CorsOptions = {
 
 /** Which CORS headers an answer to a request from a given origin carries. */
 export type CorsPolicy = {
-  /** The headers every answer carries; true when `origin` may read it. */
-  addAnswerHeaders(origin: string | undefined, add: (name: string, value: string) => void): boolean
-  /** The headers a preflight's answer carries on top, for an allowed origin. */
-  addPreflightHeaders(add: (name: string, value: string) => void): void
+  /** The headers every answer carries: every origin may read it. */
+  addAnswerHeaders(add: (name: string, value: string) => void): void
+  /**
+   * The headers a preflight's answer carries on top: the read methods for every origin, the
+   * writes too for an origin that may write without the key, or for a page that will send the
+   * key (it asks for `x-apikey`) where writes take one.
+   */
+  addPreflightHeaders(
+    origin: string | undefined,
+    requestedHeaders: string | undefined,
+    add: (name: string, value: string) => void,
+  ): void
 }
 
 /**
- * The CORS rules for browser apps: which origins may read answers, and what a preflight allows.
+ * The CORS rules for browser apps: every origin may read answers (the items are public, and
+ * what is not needs the key); a write from a page on another origin needs that origin listed, or
+ * the key. The preflight is the browser's half of it; the API-key guard refuses the same writes
+ * on the server (`requireApiKey`), whatever a browser did.
  */
 export function corsPolicy({
-  origins,
-  allowMethods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+  writeOrigins,
+  keyedWrites,
+  readMethods = ['GET', 'HEAD', 'OPTIONS'],
+  writeMethods = ['POST', 'PUT', 'DELETE'],
   allowHeaders = [
     'content-type',
     'idempotency-key',
@@ -44,44 +63,54 @@ export function corsPolicy({
   ],
   maxAgeSeconds = 600,
 }: CorsOptions): CorsPolicy {
-  const anyOrigin = origins.includes('*')
-  const allowed = new Set(origins)
-  const methods = allowMethods.join(', ')
+  const mayWrite = writeOriginCheck(writeOrigins)
+  const reads = readMethods.join(', ')
+  const all = [...readMethods.slice(0, 2), ...writeMethods, ...readMethods.slice(2)].join(', ')
   const headers = allowHeaders.join(', ')
   const exposed = exposeHeaders.join(', ')
   return {
-    addAnswerHeaders(origin, add) {
-      const allowOrigin = anyOrigin ? '*' : origin && allowed.has(origin) ? origin : undefined
-      if (!anyOrigin) add('vary', 'Origin')
-      if (!allowOrigin) return false
-      add('access-control-allow-origin', allowOrigin)
+    addAnswerHeaders(add) {
+      add('access-control-allow-origin', '*')
       add('access-control-expose-headers', exposed)
-      return true
     },
-    addPreflightHeaders(add) {
-      add('access-control-allow-methods', methods)
+    addPreflightHeaders(origin, requestedHeaders, add) {
+      const sendsKey = keyedWrites && /(?:^|,)\s*x-apikey\s*(?:,|$)/i.test(requestedHeaders ?? '')
+      add('access-control-allow-methods', mayWrite(origin) || sendsKey ? all : reads)
       add('access-control-allow-headers', headers)
       add('access-control-max-age', String(maxAgeSeconds))
+      // The methods answered depend on these; a cache must not give one origin's to another.
+      add('vary', 'Origin, Access-Control-Request-Headers')
     },
   }
+}
+
+/** Whether a page of `origin` may write without the key: listed, or every origin is (`*`). */
+export function writeOriginCheck(
+  writeOrigins: readonly string[],
+): (origin: string | undefined) => boolean {
+  const any = writeOrigins.includes('*')
+  const listed = new Set(writeOrigins)
+  return (origin) => any || (origin !== undefined && listed.has(origin))
 }
 
 /**
  * CORS for browser apps on other origins, the same policy in both micros: answers preflights
  * itself (204) and adds the allow headers to every answer, refusals included, before the
  * handler runs. hono's own `cors()` sets them on `c.res` afterwards, which builds a `Headers`
- * object for every answer and takes the node adapter off its fast path (bench/README.md).
- * @example app.use(cors({ origins: ['https://app.example'] }))
+ * object for every answer and takes the node adapter off its fast path (bench/README.md); and
+ * it has no notion of methods allowed to some origins only.
+ * @example app.use(cors({ writeOrigins: ['https://app.example'], keyedWrites: true }))
  */
 export function cors(options: CorsOptions): MiddlewareHandler {
   const policy = corsPolicy(options)
   return function applyCors(c, next) {
     const add = (name: string, value: string) => addResponseHeader(c, name, value)
-    const allowed = policy.addAnswerHeaders(c.req.header('origin'), add)
+    policy.addAnswerHeaders(add)
     const isPreflight =
       c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined
     if (!isPreflight) return next()
-    if (allowed) policy.addPreflightHeaders(add)
+    const requested = c.req.header('access-control-request-headers')
+    policy.addPreflightHeaders(c.req.header('origin'), requested, add)
     return Promise.resolve(c.body(null, 204))
   }
 }

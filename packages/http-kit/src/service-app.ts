@@ -13,7 +13,7 @@ export type ServiceAppOptions = {
   log: (line: string) => void
   /** Takes the lines of unexpected errors, newline included; `log` when absent. */
   logError?: (line: string) => void
-  /** `['*']` or the exact origins browser apps call from. */
+  /** The origins whose pages may write without the key (CORS_ORIGINS); every origin may read. */
   corsOrigins: readonly string[]
   /** The `x-apikey` values guarded routes accept; none: the guard is open (DESIGN.md). */
   apiKeys: readonly string[]
@@ -35,7 +35,12 @@ export function createServiceApp({
   knownErrors = [],
 }: ServiceAppOptions): OpenAPIHono<ServiceEnv> {
   const app = new OpenAPIHono<ServiceEnv>({ defaultHook: validationHook })
-  app.use(requestLog({ write: log }), cors({ origins: corsOrigins }), acceptApiKeys(apiKeys))
+  const keyedWrites = apiKeys.length > 0
+  app.use(
+    requestLog({ write: log }),
+    cors({ writeOrigins: corsOrigins, keyedWrites }),
+    acceptApiKeys(apiKeys, { writeOrigins: corsOrigins }),
+  )
   app.openAPIRegistry.registerComponent('securitySchemes', apiKeyScheme.name, apiKeyScheme.scheme)
   app.notFound(noRouteAnswer(allowedMethods(app.routes)))
   const storeErrors: KnownError[] = [

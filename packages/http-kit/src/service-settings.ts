@@ -7,7 +7,7 @@ export type ServiceSettings = {
   host: string
   /** Where the embedded store keeps its files. */
   dataDir: string
-  /** `['*']`, or the exact origins browser apps may call from. */
+  /** The origins whose pages may write without the key (`*`: any); none by default. */
   corsOrigins: string[]
   /** How long a stop waits for requests in flight before it closes their connections. */
   shutdownTimeoutMs: number
@@ -23,7 +23,7 @@ export function serviceSettings({ port: defaultPort }: { port: number }) {
     // Loopback by default; deployments open the service with HOST=0.0.0.0.
     HOST: text().default('127.0.0.1'),
     DATA_DIR: text().default('.data'),
-    CORS_ORIGINS: origins().default(['*']),
+    CORS_ORIGINS: origins().default([]),
     // Bounded: a timer past 2^31 ms would fire at once.
     SHUTDOWN_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(10_000),
   }
