@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type MicroProcess, startMicro } from './support/micro-process.js'
 
@@ -40,9 +42,9 @@ const exampleOutput = [
   'read: Amélie / Comedy',
   'updated: Romance',
   "refused: 412 item 'Amélie 2001' does not match If-Match",
-  'page: Amélie, The Godfather',
-  'page: The Shawshank Redemption',
-  'crime: The Godfather',
+  'all: Amélie, The Godfather, The Shawshank Redemption',
+  'crime (1): The Godfather, 1972',
+  'crime (2): The Godfather, 1972',
   'event: updated tt0111161 Crime',
 ]
 
@@ -50,6 +52,21 @@ it('the client’s README quotes the example as it is in example.ts, and what it
   const readme = await readFile(join(clientDir, 'README.md'), 'utf8')
   expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``)
   expect(readme).toContain(`\`\`\`text\n${exampleOutput.join('\n')}\n\`\`\``)
+})
+
+it('the client’s README says what the built client weighs, bundled, minified and gzipped', async () => {
+  await run('npm', ['run', 'build', '-w', '@movies-and-mail/items-client'], { cwd: root })
+  const readme = await readFile(join(clientDir, 'README.md'), 'utf8')
+  const [, stated = ''] = /([\d.]+) KB minified and gzipped/.exec(readme) ?? []
+  const { outputFiles } = await build({
+    entryPoints: [join(clientDir, 'dist/index.js')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+  })
+  const bytes = gzipSync(outputFiles[0]?.contents ?? new Uint8Array(), { level: 9 }).length
+  expect(Math.abs(Number(stated) - bytes / 1000)).toBeLessThanOrEqual(0.1)
 })
 
 // What a user does: pack the client, install the tarball into a project of their own (strict,
@@ -65,7 +82,7 @@ describe.skipIf(registryProblem !== undefined)('@movies-and-mail/items-client, p
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'items-client-consumer-'))
-    await run('npm', ['run', 'build', '-w', '@movies-and-mail/items-client'], { cwd: root })
+    // `npm pack` builds the client first (its prepack script), as `npm publish` does.
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], {
       cwd: clientDir,
     })
@@ -105,9 +122,8 @@ describe.skipIf(registryProblem !== undefined)('@movies-and-mail/items-client, p
     expect(packed).toContain('dist/index.js')
     expect(packed).toContain('dist/index.d.ts')
     for (const path of packed) {
-      expect(['package.json', 'README.md'].includes(path) || path.startsWith('dist/'), path).toBe(
-        true,
-      )
+      const documents = ['package.json', 'README.md', 'LICENSE']
+      expect(documents.includes(path) || path.startsWith('dist/'), path).toBe(true)
       expect(path).not.toMatch(/(^|\/)src\/|\.test\./)
       if (path.endsWith('.ts')) expect(path).toMatch(/\.d\.ts$/)
     }
@@ -142,6 +158,32 @@ describe.skipIf(registryProblem !== undefined)('@movies-and-mail/items-client, p
     await tsc('--noEmit', '-p', 'tsconfig.bundler.json')
   })
 
+  it('is publishable: not private, MIT, ESM with its types, no side effects', async () => {
+    const manifest = JSON.parse(
+      await readFile(inConsumer('node_modules/@movies-and-mail/items-client/package.json'), 'utf8'),
+    ) as Record<string, unknown>
+    expect(manifest).toMatchObject({
+      license: 'MIT',
+      type: 'module',
+      sideEffects: false,
+      types: './dist/index.d.ts',
+      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+      engines: { node: expect.any(String) },
+    })
+    expect(manifest.private).toBeUndefined()
+  })
+
+  it('types custom fields and refuses an update with no field, at compile time', async () => {
+    // types.ts holds what must compile, and what must not as @ts-expect-error lines.
+    await tsc('--noEmit', '-p', 'tsconfig.types.json')
+    const refused = await tsc('--noEmit', '-p', 'tsconfig.empty-update.json').then(
+      () => expect.unreachable('update(id, {}) compiled'),
+      (error: { stdout: string }) => error.stdout,
+    )
+    expect(refused).toContain("'update needs at least one field'")
+    expect(refused.match(/error TS/g)).toHaveLength(1)
+  })
+
   it('runs the compiled example with plain node against a live items-service', async () => {
     await tsc('-p', 'tsconfig.json')
     const { stdout } = await run(process.execPath, ['out/example.js'], {
@@ -149,6 +191,10 @@ describe.skipIf(registryProblem !== undefined)('@movies-and-mail/items-client, p
       timeout: 30_000,
     })
     expect(stdout.split('\n')).toEqual([...exampleOutput, ''])
+    // The second read of the same query was a 304: the service sent no list, the client
+    // answered the one it kept.
+    const reads = service?.entry.output.match(/ GET \/items (200|304) /g) ?? []
+    expect(reads.filter((line) => line.includes('304'))).toHaveLength(1)
   })
 
   it('refuses an id no URL can carry with an ItemsApiError, before any request', async () => {
@@ -199,6 +245,39 @@ async function writeConsumerProject(dir: string, serviceUrl: string): Promise<vo
       files: ['example.ts'],
     }),
     'example.ts': pointedAt(serviceUrl, example),
+    'tsconfig.types.json': json({
+      compilerOptions: { ...strict, module: 'nodenext', moduleResolution: 'nodenext' },
+      files: ['types.ts'],
+    }),
+    'types.ts': [
+      "import { createItemsClient, type Item } from '@movies-and-mail/items-client'",
+      "const items = createItemsClient<{ year: number }>('http://localhost:4000')",
+      'export async function check(): Promise<void> {',
+      "  const item = await items.get('tt0111161')",
+      '  const year: number | undefined = item.year',
+      "  const asText: Item['name'] = item.name",
+      '  // @ts-expect-error year is a number',
+      '  const wrong: string | undefined = item.year',
+      "  await items.create({ id: 'tt1', name: 'A film', genre: 'Drama', year: 1994 })",
+      '  // @ts-expect-error year is a number',
+      "  await items.create({ id: 'tt1', name: 'A film', genre: 'Drama', year: '1994' })",
+      "  await items.update('tt1', { year: 1995 })",
+      '  // @ts-expect-error an update needs at least one field',
+      "  await items.update('tt1', {})",
+      "  for await (const each of items.all({ genre: 'Drama' })) console.log((each.year ?? 0) + 1)",
+      '  console.log(year, asText, wrong)',
+      '}',
+      '',
+    ].join('\n'),
+    'tsconfig.empty-update.json': json({
+      compilerOptions: { ...strict, module: 'nodenext', moduleResolution: 'nodenext' },
+      files: ['empty-update.ts'],
+    }),
+    'empty-update.ts': [
+      "import { createItemsClient } from '@movies-and-mail/items-client'",
+      "await createItemsClient('http://localhost:4000').update('tt1', {})",
+      '',
+    ].join('\n'),
     // The ids as escapes: a lone surrogate has no UTF-8 of its own to write the file with.
     'unsendable-ids.mjs': [
       "import { createItemsClient, ItemsApiError } from '@movies-and-mail/items-client'",

@@ -1,14 +1,14 @@
-import type { Item } from './api-types.js'
+import type { Item, NoFields } from './api-types.js'
 import type { ParsedBlock } from './event-stream-parser.js'
 
 /**
  * A change to the items: the item as created, as updated, or as it was when deleted. `id` is
  * the event's id: a subscription given it as `lastEventId` gets the events after this one.
  */
-export type ItemChange = {
+export type ItemChange<Fields extends object = NoFields> = {
   type: 'created' | 'updated' | 'deleted'
   id: string
-  item: Item
+  item: Item<Fields>
 }
 
 /**
@@ -18,7 +18,7 @@ export type ItemChange = {
 export type ItemsReload = { type: 'reload'; id: string; reason?: string | undefined }
 
 /** What `subscribe` reports: a change, or that changes were missed. */
-export type ItemEvent = ItemChange | ItemsReload
+export type ItemEvent<Fields extends object = NoFields> = ItemChange<Fields> | ItemsReload
 
 /** A block of the stream that breaks the API's format: the connection is not to be trusted. */
 export class EventFormatError extends Error {
@@ -30,7 +30,11 @@ export class EventFormatError extends Error {
  * (no data, or an event type this client does not know, which a later service may send).
  * @throws EventFormatError when a change's data is not an item as JSON
  */
-export function itemEventOf({ id, type, data }: ParsedBlock): ItemEvent | undefined {
+export function itemEventOf<Fields extends object = NoFields>({
+  id,
+  type,
+  data,
+}: ParsedBlock): ItemEvent<Fields> | undefined {
   if (data === null) return undefined
   if (type === 'reload') {
     const { reason } = (parsed(data) ?? {}) as { reason?: unknown }
@@ -43,7 +47,7 @@ export function itemEventOf({ id, type, data }: ParsedBlock): ItemEvent | undefi
       `event ${id} (${type}) does not carry an item: ${data.slice(0, 100)}`,
     )
   }
-  return { type, id, item: item as Item }
+  return { type, id, item: item as Item<Fields> }
 }
 
 function parsed(data: string): unknown {

@@ -28,6 +28,29 @@ describe('subscribe', () => {
     ])
   })
 
+  it('sends the subscription’s headers over the client’s, with each reconnect', async () => {
+    const feed = new FeedStandIn()
+    feed.answers.push(() => Response.json({ error: 'busy' }, { status: 503 }))
+    const client = createItemsClient('http://api.test', {
+      fetch: feed.fetch,
+      headers: { 'x-request-id': 'trace-1', 'x-tenant': 'a' },
+    })
+    const subscription = client.subscribe(() => {}, {
+      headers: { 'x-request-id': 'feed-1' },
+      retryMs: 1,
+      onError: () => {},
+    })
+    await vi.waitFor(() => expect(feed.requests).toHaveLength(2))
+    subscription.close()
+    for (const { headers } of feed.requests) {
+      expect(headers).toEqual({
+        accept: 'text/event-stream',
+        'x-request-id': 'feed-1',
+        'x-tenant': 'a',
+      })
+    }
+  })
+
   it('emits each change with its item and event id, and a reload with its reason', async () => {
     const { feed, events, errors, subscription } = subscribed()
     await settle()

@@ -1,7 +1,9 @@
+import type { NoFields } from './api-types.js'
 import { EventStreamParser } from './event-stream-parser.js'
 import { type ItemEvent, itemEventOf } from './item-event.js'
 import { ItemsApiError } from './items-api-error.js'
 import { reconnectDelayMs, retryAfterMs } from './reconnect-delay.js'
+import type { HeadersInput } from './request-headers.js'
 
 /** Opens `GET /items/events`, resuming after `lastEventId` when there is one. */
 export type OpenEventStream = (
@@ -15,6 +17,8 @@ export type SubscribeOptions = {
   lastEventId?: string | undefined
   /** Ends the subscription when aborted, as `close()` does. */
   signal?: AbortSignal | undefined
+  /** Headers for each request of the stream, over the client's. */
+  headers?: HeadersInput | undefined
   /** Called each time the stream is open, from when no change is missed. */
   onOpen?: (() => void) | undefined
   /**
@@ -47,9 +51,9 @@ type Outcome = { error: unknown; final?: boolean; opened?: boolean; retryAfterMs
  * run one at a time, in the stream's order; one that throws does not stop the subscription:
  * its error is thrown again on its own, as an event listener's would be.
  */
-export function subscribeToEvents(
+export function subscribeToEvents<Fields extends object = NoFields>(
   open: OpenEventStream,
-  onEvent: (event: ItemEvent) => void,
+  onEvent: (event: ItemEvent<Fields>) => void,
   options: SubscribeOptions = {},
 ): Subscription {
   const { signal, onOpen, onError, retryMs = 1000, maxRetryMs = 30_000 } = options
@@ -141,7 +145,7 @@ export function subscribeToEvents(
       const blocks = parser.push(decoder.decode(value, { stream: true }))
       serverRetryMs = parser.retryMs ?? serverRetryMs
       for (const block of blocks) {
-        const event = itemEventOf(block)
+        const event = itemEventOf<Fields>(block)
         if (closed) return
         // Only once the block is read whole: a reconnect after a bad one replays it.
         lastEventId = block.id === '' ? undefined : block.id

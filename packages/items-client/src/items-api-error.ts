@@ -49,7 +49,10 @@ function parseErrorBody(text: string): ErrorBody | undefined {
   return Array.isArray(issues) ? { error, issues } : { error }
 }
 
-/** "invalid request body (name: Too small; genre: Required)", or the error alone. */
+/**
+ * "invalid request body (name: Too small: expected string to have >=1 characters)", or the
+ * error alone.
+ */
 function describe({ error, issues = [] }: ErrorBody): string {
   if (issues.length === 0) return error
   const details = issues.map(({ path, message }) => (path ? `${path}: ${message}` : message))

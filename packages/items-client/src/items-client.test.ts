@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidRequestError } from './invalid-request-error.js'
 import { ItemsApiError } from './items-api-error.js'
-import { createItemsClient, type Fetch } from './items-client.js'
+import { createItemsClient } from './items-client.js'
+import type { Fetch } from './request-headers.js'
 
 type Sent = { url: string; method: string; headers: Record<string, string>; body: unknown }
 
@@ -89,6 +90,25 @@ describe('createItemsClient', () => {
     expect(sent).toHaveLength(1)
   })
 
+  it('sends a call’s headers with that request only, over the client’s', async () => {
+    const { fetch, sent } = recordingFetch()
+    const items = createItemsClient('http://api.test', {
+      fetch,
+      apiKey: 'k1',
+      headers: { 'x-request-id': 'trace-1', 'accept-language': 'fr' },
+    })
+    await items.list({}, { headers: { 'x-request-id': 'trace-2' } })
+    await items.get('tt1', { headers: new Headers({ 'x-tenant': 'a' }) })
+    await items.remove('tt1', { headers: [['x-apikey', 'not-this-one']], ifMatch: '*' })
+    await items.list()
+    expect(sent.map(({ headers }) => headers)).toEqual([
+      { 'x-request-id': 'trace-2', 'accept-language': 'fr' },
+      { 'x-request-id': 'trace-1', 'accept-language': 'fr', 'x-tenant': 'a' },
+      { 'x-request-id': 'trace-1', 'accept-language': 'fr', 'x-apikey': 'k1', 'if-match': '*' },
+      { 'x-request-id': 'trace-1', 'accept-language': 'fr' },
+    ])
+  })
+
   it('passes the signal of a call on', async () => {
     const controller = new AbortController()
     let signal: AbortSignal | null | undefined
@@ -98,6 +118,31 @@ describe('createItemsClient', () => {
     }
     await createItemsClient('http://api.test', { fetch }).list({}, { signal: controller.signal })
     expect(signal).toBe(controller.signal)
+  })
+})
+
+describe('an aborted call', () => {
+  it('rejects with the signal’s reason, sending nothing when aborted before', async () => {
+    const { fetch, sent } = recordingFetch()
+    const reason = new Error('navigated away')
+    const items = createItemsClient('http://api.test', { fetch })
+    const signal = AbortSignal.abort(reason)
+    await expect(items.list({}, { signal })).rejects.toBe(reason)
+    await expect(items.create(movie, { signal })).rejects.toBe(reason)
+    expect(sent).toEqual([])
+  })
+
+  it('rejects with the reason also when the fetch does not take signals', async () => {
+    const controller = new AbortController()
+    const reason = new DOMException('too slow', 'TimeoutError')
+    // An in-process app's `request`, say: it answers whatever the signal says.
+    const fetch: Fetch = async () => {
+      controller.abort(reason)
+      return Response.json([stored])
+    }
+    const items = createItemsClient('http://api.test', { fetch })
+    await expect(items.list({}, { signal: controller.signal })).rejects.toBe(reason)
+    await expect(items.read('tt1', { signal: controller.signal })).rejects.toBe(reason)
   })
 })
 
@@ -230,12 +275,14 @@ describe('an error answer', () => {
   it('rejects with an ItemsApiError carrying the status and the JSON body', async () => {
     const body = {
       error: 'invalid request body',
-      issues: [{ path: 'name', message: 'Too small' }],
+      issues: [{ path: 'name', message: 'Too small: expected string to have >=1 characters' }],
     }
     const error = await refusal(failWith(() => Response.json(body, { status: 400 })).create(movie))
     expect(error).toBeInstanceOf(ItemsApiError)
     expect(error).toMatchObject({ name: 'ItemsApiError', status: 400, body })
-    expect((error as ItemsApiError).message).toBe('invalid request body (name: Too small)')
+    expect((error as ItemsApiError).message).toBe(
+      'invalid request body (name: Too small: expected string to have >=1 characters)',
+    )
   })
 
   it('names the status when the body is not the service’s', async () => {

@@ -54,3 +54,17 @@ export function queryString(query: object): string {
   }
   return pairs.length === 0 ? '' : `?${pairs.join('&')}`
 }
+
+/**
+ * Which kept answers a change to the items `ids` makes stale: every list and query (any of
+ * them may hold the item, or now should), and the answers of those items themselves.
+ */
+export function changedPaths(ids: readonly unknown[]): (path: string) => boolean {
+  const itemPaths = new Set<string>()
+  for (const id of ids) {
+    if (typeof id === 'string' && isWellFormed(id)) {
+      itemPaths.add(`/items/${encodeURIComponent(id)}`)
+    }
+  }
+  return (path) => path === '/items' || path.startsWith('/items?') || itemPaths.has(path)
+}

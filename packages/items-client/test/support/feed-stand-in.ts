@@ -1,6 +1,7 @@
 import type { ItemEvent } from '../../src/item-event.js'
 import type { SubscribeOptions } from '../../src/item-subscription.js'
-import { createItemsClient, type Fetch } from '../../src/items-client.js'
+import { createItemsClient } from '../../src/items-client.js'
+import type { Fetch } from '../../src/request-headers.js'
 
 // A stand-in for `GET /items/events` that the subscription tests write to, and a client over it.
 
