@@ -6,6 +6,7 @@ export default defineConfig({
       'packages/embedded-store',
       'packages/http-kit',
       'packages/items-client',
+      'packages/mail-client',
       'packages/test-kit',
       'items-service',
       'mail-service',
