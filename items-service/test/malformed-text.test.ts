@@ -108,6 +108,41 @@ describe.each(stores)('a write with a lone surrogate, on %s', (_, open) => {
   })
 })
 
+describe.each(stores)('a control character in a field name, on %s', (_, open) => {
+  it('is refused with 400 in a filter and in a write, before anything reaches the store', async () => {
+    const { app, writesSent } = await appOver(open)
+    expect(
+      (
+        await app.request('/items', {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify(movies.godfather),
+        })
+      ).status,
+    ).toBe(201)
+    const list = await (await app.request('/items')).text()
+    const sent = writesSent()
+    for (const name of ['a%00b', 'a%0Ab', 'x%7F', '%C2%85y']) {
+      const answer = await app.request(`/items?${name}=1`)
+      expect(answer.status, name).toBe(400)
+      expect(await answer.json()).toMatchObject({ error: 'invalid query parameter' })
+    }
+    for (const field of ['"a\\u0000b":1', '"a\\nb":1', '"nested":{"x\\u0007":1}']) {
+      const body = `{"id":"tt9","name":"n","genre":"g",${field}}`
+      const answer = await app.request('/items', { method: 'POST', headers: json, body })
+      expect(answer.status, field).toBe(400)
+      const update = await app.request(`/items/${movies.godfather.id}`, {
+        method: 'PUT',
+        headers: json,
+        body: `{${field}}`,
+      })
+      expect(update.status, field).toBe(400)
+    }
+    expect(await (await app.request('/items')).text()).toBe(list)
+    expect(writesSent()).toBe(sent)
+  })
+})
+
 /** Items a store may hold from before its rules, or that test them at their edges. */
 const oddItems = [
   { id: 'lone\ud800', name: 'stored before lone surrogates were refused', genre: 'g' },

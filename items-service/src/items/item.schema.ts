@@ -15,11 +15,20 @@ export const prototypeNames: readonly string[] = ['__proto__', 'constructor', 'p
  */
 export const maxNestingDepth = 5
 
+/**
+ * Control characters (the Cc category): a database may refuse them in a name (MongoDB: NUL), a
+ * log may split on them. Explicit ranges rather than \p{Cc}: the same without the `u` flag, so
+ * the published patterns mean the same to every JSON Schema tool.
+ */
+const controlRanges = '\\u0000-\\u001f\\u007f-\\u009f'
+const controlCharacter = new RegExp(`[${controlRanges}]`)
+
 /** Why a field name cannot be stored, or null when it can. `_id` is the database's own, at the top. */
 export function reasonToRefuse(name: string, topLevel: boolean): string | null {
   if (prototypeNames.includes(name) || (topLevel && name === '_id')) {
     return `'${name}' is a reserved field name`
   }
+  if (controlCharacter.test(name)) return 'field names must not contain control characters'
   if (name.startsWith('$')) return 'field names must not start with $'
   if (name.includes('.')) return 'field names must not contain .'
   return null
@@ -66,8 +75,8 @@ export const rejectReservedFields: MiddlewareHandler = async (c, next) => {
 /** Well-formed UTF-16: no lone surrogate. The same with and without the `u` flag. */
 const wellFormedPattern = '(?:[^\\ud800-\\udfff]|[\\ud800-\\udbff][\\udc00-\\udfff])'
 
-/** Names a nested object may use: not `$…`, no `.`, none that reaches a prototype. */
-const nestedNamePattern = `^(?!(?:__proto__|constructor|prototype)$)(?!\\$)(?:(?!\\.)${wellFormedPattern})*$`
+/** Names a nested object may use: not `$…`, no `.`, no control character, none that reaches a prototype. */
+const nestedNamePattern = `^(?!(?:__proto__|constructor|prototype)$)(?!\\$)(?:(?![.${controlRanges}])${wellFormedPattern})*$`
 /** Names an item may use at the top: as nested ones, and not `_id`. */
 const topLevelNamePattern = `^(?!_id$)${nestedNamePattern.slice(1)}`
 
@@ -121,13 +130,10 @@ export const fieldRules = {
   ),
 }
 
-// Explicit ranges (the Cc category) rather than \p{Cc}: the same without the `u` flag, so the
-// published pattern means the same to every JSON Schema tool.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-const noControlCharacters = /^[^\u0000-\u001f\u007f-\u009f]*$/
+const noControlCharacters = new RegExp(`^[^${controlRanges}]*$`)
 /** What the two checks of an id admit, as one pattern for the document. */
-const idPattern = `^(?:(?![\\u0000-\\u001f\\u007f-\\u009f])${wellFormedPattern})*$`
-/** What the body check admits in any string (`http-kit`'s `findMalformedText`). */
+const idPattern = `^(?:(?![${controlRanges}])${wellFormedPattern})*$`
+/** What the body check admits in any string (`http-kit`'s `parseStrictJson`). */
 const wellFormed = `^${wellFormedPattern}*$`
 const isWellFormed = (text: string) => text.isWellFormed()
 

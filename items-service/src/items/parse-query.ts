@@ -55,8 +55,8 @@ export const queryParameters = [
       propertyNames: {
         // The other parameters of the query, and the names no item field can have.
         not: { enum: ['sort', 'limit', 'cursor', '_id', ...prototypeNames] },
-        // Not `$` first, no `.`, as `reasonToRefuse` says of every stored field.
-        pattern: '^[^$.][^.]*$',
+        // Not `$` first, no `.`, no control character, as `reasonToRefuse` says of every field.
+        pattern: '^[^$.\\u0000-\\u001f\\u007f-\\u009f][^.\\u0000-\\u001f\\u007f-\\u009f]*$',
         maxLength: maxFieldNameLength,
       },
       additionalProperties: { type: 'string' as const },

@@ -3,6 +3,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { redactText } from './redact.js'
+import { escapeControls, safeInLine } from './safe-in-line.js'
 
 /** The body of every 4xx and 5xx answer. */
 export const errorSchema = z
@@ -84,8 +85,21 @@ export function errorHandler({
       return c.json({ error: error.message || 'bad request' }, error.status)
     }
     const requestId = (c as Context<{ Variables: { requestId?: string } }>).get('requestId') ?? '-'
-    const what = redactText(error.stack ?? String(error))
-    log(`${new Date().toISOString()} ${requestId} error ${c.req.method} ${c.req.path}: ${what}\n`)
+    const what = redactText(oneEntry(error))
+    const path = safeInLine(c.req.path)
+    log(`${new Date().toISOString()} ${requestId} error ${c.req.method} ${path}: ${what}\n`)
     return c.json({ error: 'internal error' }, 500)
   }
+}
+
+/**
+ * An error as one entry of the log: its message with control characters escaped (a message may
+ * quote what a request sent, `\n` included, which could forge a line of its own), then the
+ * frames of its stack, each on a line of its own starting with white space as they do.
+ */
+function oneEntry(error: Error): string {
+  const head = `${error.name}: ${error.message}`
+  const stack = error.stack ?? head
+  const frames = stack.startsWith(head) ? stack.slice(head.length) : ''
+  return `${error.name}: ${escapeControls(error.message)}${frames}`
 }

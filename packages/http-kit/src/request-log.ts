@@ -1,11 +1,10 @@
 import type { MiddlewareHandler } from 'hono'
 import { applyResponseHeaders, type ResponseHeadersVariables } from './response-headers.js'
+import { safeInLine } from './safe-in-line.js'
 
 export type RequestLogVariables = ResponseHeadersVariables & { requestId: string }
 
 const acceptableRequestId = /^[\w.:-]{1,128}$/
-/** Whitespace and control characters, which could end a log line early or forge another. */
-const unsafeInLine = /[\s\p{Cc}]/u
 // The random prefix tells the ids of one process from those of the next. Made on first use:
 // the Workers runtime allows no random values while a module loads.
 let idPrefix = ''
@@ -41,8 +40,7 @@ export function requestLine(
     stampedAt = now
     stamp = new Date(now).toISOString()
   }
-  const safePath = unsafeInLine.test(path) ? encodeURI(path) : path
-  return `${stamp} ${requestId} ${method} ${safePath} ${status} ${ms}ms\n`
+  return `${stamp} ${requestId} ${method} ${safeInLine(path)} ${status} ${ms}ms\n`
 }
 
 /**
