@@ -23,6 +23,8 @@ export type AppOptions = {
   events?: Omit<EventsOptions, 'store'>
   /** Compresses the list for clients that take it (Node); none where the platform does. */
   compress?: Compress
+  /** How long a write's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. */
+  bodyTimeoutMs?: number
 }
 
 /**
@@ -38,11 +40,13 @@ export function createApp({
   mailServiceUrl = 'http://localhost:4001',
   events = {},
   compress,
+  bodyTimeoutMs,
 }: AppOptions) {
   const app = createServiceApp({
     log,
     corsOrigins,
     apiKeys: apiKey === undefined ? [] : [apiKey],
+    ...(bodyTimeoutMs !== undefined && { bodyTimeoutMs }),
   })
   app.route('/', healthApp({ store }))
   // Before the item routes: `/items/events` is the feed, not the item of id `events`.

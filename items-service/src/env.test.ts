@@ -14,7 +14,14 @@ const defaults = {
   connectTimeoutMs: 10_000,
   shutdownTimeoutMs: 10_000,
   mailServiceUrl: 'http://localhost:4001',
-  events: { maxStreams: 10_000, heartbeatMs: 15_000 },
+  bodyTimeoutMs: 30_000,
+  events: {
+    maxStreams: 10_000,
+    maxStreamsPerClient: 20,
+    idleCloseMs: 600_000,
+    heartbeatMs: 15_000,
+    clientAddressHeader: undefined,
+  },
 }
 
 describe('parseEnv', () => {
@@ -36,7 +43,11 @@ describe('parseEnv', () => {
       SHUTDOWN_TIMEOUT_MS: '2500',
       MAIL_SERVICE_URL: 'https://mail.example',
       EVENTS_MAX_STREAMS: '50',
+      EVENTS_MAX_STREAMS_PER_CLIENT: '3',
+      EVENTS_IDLE_CLOSE_MS: '60000',
       EVENTS_HEARTBEAT_MS: '30000',
+      CLIENT_IP_HEADER: 'X-Forwarded-For',
+      BODY_TIMEOUT_MS: '5000',
     })
     expect(settings).toStrictEqual({
       port: 8080,
@@ -50,7 +61,14 @@ describe('parseEnv', () => {
       connectTimeoutMs: 1500,
       shutdownTimeoutMs: 2500,
       mailServiceUrl: 'https://mail.example',
-      events: { maxStreams: 50, heartbeatMs: 30_000 },
+      bodyTimeoutMs: 5000,
+      events: {
+        maxStreams: 50,
+        maxStreamsPerClient: 3,
+        idleCloseMs: 60_000,
+        heartbeatMs: 30_000,
+        clientAddressHeader: 'x-forwarded-for',
+      },
     })
   })
 
@@ -153,7 +171,7 @@ describe('parseEnv', () => {
 
   it('lists every setting it reads by name', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS MAIL_SERVICE_URL EVENTS_MAX_STREAMS EVENTS_HEARTBEAT_MS'
+      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_SERVICE_URL EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER'
         .split(' ')
         .sort(),
     )

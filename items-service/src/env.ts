@@ -20,8 +20,14 @@ export type Settings = ServiceSettings & {
   connectTimeoutMs: number
   /** Where the page sends mail: an absolute URL, or a path on the page's own origin. */
   mailServiceUrl: string
-  /** The change feed's streams: how many may be open, how often a quiet one gets a comment. */
-  events: { maxStreams: number; heartbeatMs: number }
+  /** The change feed's streams: their bounds, and how often a quiet one gets a comment. */
+  events: {
+    maxStreams: number
+    maxStreamsPerClient: number
+    idleCloseMs: number
+    heartbeatMs: number
+    clientAddressHeader: string | undefined
+  }
 }
 
 /**
@@ -48,7 +54,14 @@ export const {
     // A space serves the mail micro at /mail, on the page's own origin.
     MAIL_SERVICE_URL: httpUrl({ orPath: true }).default('http://localhost:4001'),
     EVENTS_MAX_STREAMS: count({ max: 1_000_000 }).default(10_000),
+    EVENTS_MAX_STREAMS_PER_CLIENT: count({ max: 1_000_000 }).default(20),
+    EVENTS_IDLE_CLOSE_MS: milliseconds({ max: 86_400_000 }).default(600_000),
     EVENTS_HEARTBEAT_MS: milliseconds({ max: 600_000 }).default(15_000),
+    // Behind a proxy: the header it sets to the client's address (x-forwarded-for, x-real-ip).
+    CLIENT_IP_HEADER: text()
+      .transform((name) => name.toLowerCase())
+      .refine((name) => /^[a-z0-9-]+$/.test(name), { error: 'must be a header name' })
+      .optional(),
     ...serviceSettings({ port: 4000 }),
   },
   {
@@ -61,7 +74,13 @@ export const {
       apiKey: env.ITEMS_APIKEY,
       connectTimeoutMs: env.CONNECT_TIMEOUT_MS,
       mailServiceUrl: env.MAIL_SERVICE_URL,
-      events: { maxStreams: env.EVENTS_MAX_STREAMS, heartbeatMs: env.EVENTS_HEARTBEAT_MS },
+      events: {
+        maxStreams: env.EVENTS_MAX_STREAMS,
+        maxStreamsPerClient: env.EVENTS_MAX_STREAMS_PER_CLIENT,
+        idleCloseMs: env.EVENTS_IDLE_CLOSE_MS,
+        heartbeatMs: env.EVENTS_HEARTBEAT_MS,
+        clientAddressHeader: env.CLIENT_IP_HEADER,
+      },
     }),
   },
 )

@@ -6,6 +6,8 @@ export type EventStreamOptions = {
   lastEventId: string | undefined
   /** How often a comment line goes out on a quiet stream, so that proxies keep it open. */
   heartbeatMs: number
+  /** How long the stream may go without an event before it closes, telling the client to reconnect. */
+  idleCloseMs: number
   /** Bytes a client may leave unread before it is dropped; it reconnects and replays. */
   maxUnreadBytes: number
   /** Called once when the stream ends, whichever side ends it. */
@@ -17,6 +19,10 @@ const reconnectMs = 2000
 const encoder = new TextEncoder()
 const utf8 = new TextDecoder()
 const heartbeat = encoder.encode(': heartbeat\n\n')
+/** The last words of an idle stream: reconnect (EventSource does by itself) after `retry`. */
+const idleClose = encoder.encode(
+  `: idle, closing; reconnect with Last-Event-ID\nretry: ${reconnectMs}\n\n`,
+)
 
 /** Each event is formatted once, whatever the number of streams it goes to. */
 const formatted = new WeakMap<FeedEvent, Uint8Array>()
@@ -55,13 +61,15 @@ function opening(feed: ChangeFeed, lastEventId: string | undefined): Uint8Array[
 /**
  * The feed as a Server-Sent Events body: what `lastEventId` missed (or `reload` when that is
  * no longer kept), then each event as it is published, with heartbeat comments in between. It
- * ends when the client goes away, when the feed ends (the service stops), or when the client
- * leaves more than `maxUnreadBytes` unread: a stream nobody reads must not hold memory.
+ * ends when the client goes away, when the feed ends (the service stops), when no event came for
+ * `idleCloseMs` (with a reconnect hint), or when the client leaves more than `maxUnreadBytes`
+ * unread: a stream nobody reads must not hold memory.
  */
 export function eventStream({
   feed,
   lastEventId,
   heartbeatMs,
+  idleCloseMs,
   maxUnreadBytes,
   onEnd,
 }: EventStreamOptions): ReadableStream<Uint8Array> {
@@ -87,9 +95,25 @@ export function eventStream({
             controller.error(new Error(`client left more than ${maxUnreadBytes} bytes unread`))
           }
         }
+        // A stream that carried no event for `idleCloseMs` closes: a client that holds streams
+        // it does not need gives them back, and one that does reconnects, missing nothing.
+        let idle: ReturnType<typeof setTimeout> | undefined
+        const closeIdle = () => {
+          if (ended) return
+          send(idleClose)
+          end()
+          controller.close()
+        }
+        const stillBusy = () => {
+          clearTimeout(idle)
+          idle = setTimeout(closeIdle, idleCloseMs)
+        }
         // Subscribed in the same turn as the replay is taken: no event falls in between.
         const unsubscribe = feed.subscribe({
-          event: (event) => send(format(event)),
+          event: (event) => {
+            stillBusy()
+            send(format(event))
+          },
           end: () => {
             if (ended) return
             end()
@@ -98,8 +122,10 @@ export function eventStream({
         })
         if (ended) return // the feed had already ended
         const timer = setInterval(() => send(heartbeat), heartbeatMs)
+        stillBusy()
         stop = () => {
           clearInterval(timer)
+          clearTimeout(idle)
           unsubscribe()
         }
         const replay = opening(feed, lastEventId)

@@ -17,6 +17,11 @@ const example = [
   '',
 ].join('\n')
 
+const retryAfter = {
+  description: 'Seconds to wait before trying again',
+  schema: { type: 'integer', minimum: 1, example: 5 },
+} as const
+
 export const itemEventsRoute = createRoute({
   method: 'get',
   path: '/items/events',
@@ -43,7 +48,9 @@ export const itemEventsRoute = createRoute({
   ],
   responses: {
     200: {
-      description: 'The stream of changes; it ends only when the client or the service stops',
+      description:
+        'The stream of changes; it ends when the client or the service stops, or after ' +
+        'EVENTS_IDLE_CLOSE_MS without an event (with a `retry` hint: reconnect with `Last-Event-ID`)',
       headers: {
         'Cache-Control': { schema: { type: 'string', example: 'no-cache' } },
       },
@@ -53,17 +60,19 @@ export const itemEventsRoute = createRoute({
       'The store cannot follow changes (MongoDB that is not a replica set)',
       'live changes need MongoDB as a replica set (Atlas is one); this server is standalone',
     ),
+    429: {
+      ...errorResponse(
+        'This client (its address) holds as many streams as one may (EVENTS_MAX_STREAMS_PER_CLIENT)',
+        'this client holds 20 event streams already, the most one may; close one first',
+      ),
+      headers: { 'Retry-After': retryAfter },
+    },
     503: {
       ...errorResponse(
         'As many streams are open as the service allows; try again later',
         'too many event streams are open; try again later',
       ),
-      headers: {
-        'Retry-After': {
-          description: 'Seconds to wait before trying again',
-          schema: { type: 'integer', minimum: 1, example: 5 },
-        },
-      },
+      headers: { 'Retry-After': retryAfter },
     },
   },
 })

@@ -204,3 +204,50 @@ describe('GET /items/events: limits', () => {
     expect(await response.json()).toEqual({ error: expect.stringContaining('replica set') })
   })
 })
+
+describe('GET /items/events: what one client may hold', () => {
+  const api = useTestApp({
+    events: { heartbeatMs: 100, maxStreamsPerClient: 2, idleCloseMs: 300 },
+  })
+  const from = (address: string, headers: Record<string, string> = {}) =>
+    api().request('/items/events', { headers: { 'cf-connecting-ip': address, ...headers } })
+
+  it('answers 429 to a client past its streams, while another client follows', async () => {
+    const held = [await from('203.0.113.7'), await from('203.0.113.7')]
+    for (const response of held) expect(response.status).toBe(200)
+    const refused = await from('203.0.113.7')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('5')
+    expect(refused.headers.get('connection')).toBe('close')
+    expect(await refused.json()).toEqual({
+      error: 'this client holds 2 event streams already, the most one may; close one first',
+    })
+    const other = await from('198.51.100.1')
+    expect(other.status).toBe(200)
+    // A stream given back makes room for another.
+    await held[0]?.body?.cancel()
+    const again = await from('203.0.113.7')
+    expect(again.status).toBe(200)
+    for (const response of [held[1], other, again]) await response?.body?.cancel()
+  })
+
+  it('closes a stream that carried no event for EVENTS_IDLE_CLOSE_MS, saying to reconnect', async () => {
+    const events = new EventReader((await from('203.0.113.8')).body)
+    const start = await events.block()
+    // Heartbeats every 100 ms do not count: no event came.
+    const blocks = []
+    for (let block = await events.block(2_000); ; block = await events.block(2_000)) {
+      blocks.push(block)
+      if (block.comments.some((line) => line.includes('idle'))) break
+    }
+    expect(blocks.at(-1)).toMatchObject({ retry: '2000' })
+    await expect(events.block(1_000)).rejects.toThrow()
+    // The client comes back after the last id it had and misses nothing.
+    await api().seed(movies.shawshank)
+    const back = new EventReader(
+      (await from('203.0.113.8', { 'last-event-id': start.id as string })).body,
+    )
+    expect((await back.event()).event).toBe('created')
+    await back.cancel()
+  })
+})

@@ -3,8 +3,10 @@ import {
   batchedLines,
   Compression,
   listen,
+  openFilesLimit,
   reachableAt,
   stopOnSignals,
+  withinOpenFiles,
 } from '@movies-and-mail/http-kit/node'
 import { parseEnv, secretValues } from '../env.js'
 import type { Compress } from '../items/items.app.js'
@@ -27,6 +29,17 @@ async function main(): Promise<void> {
   opening = ''
   for (const notice of notices) log(`items-service: ${notice}`)
   const webAssets = await loadWebAssets(new URL('./web/', import.meta.url))
+  // The change feed's streams and the connections stay within what the process may open.
+  const fileLimit = openFilesLimit()
+  const bounds = withinOpenFiles(
+    { connections: Number.POSITIVE_INFINITY, streams: settings.events.maxStreams },
+    fileLimit,
+  )
+  if (bounds.streams < settings.events.maxStreams) {
+    log(
+      `items-service: at most ${bounds.streams} event streams (EVENTS_MAX_STREAMS is ${settings.events.maxStreams}): the process may open ${fileLimit} files (ulimit -n), and keeps room for requests and the store`,
+    )
+  }
   // One compression for the app and the front: the list is compressed once per change.
   const compression = new Compression()
   const compress: Compress = (list, acceptEncoding) => compression.of(list, acceptEncoding)
@@ -39,7 +52,8 @@ async function main(): Promise<void> {
       corsOrigins: settings.corsOrigins,
       log: output.write,
       mailServiceUrl: settings.mailServiceUrl,
-      events: settings.events,
+      events: { ...settings.events, maxStreams: bounds.streams },
+      bodyTimeoutMs: settings.bodyTimeoutMs,
       // The build puts the bundled web app beside this file.
       webAssets,
       compress,
@@ -53,6 +67,9 @@ async function main(): Promise<void> {
       {
         port: settings.port,
         host: settings.host,
+        maxConnections: bounds.connections,
+        // Behind the app's own 408 for a slow body: what no route reads.
+        requestTimeoutMs: settings.bodyTimeoutMs * 2,
         // With the embedded store, the polled reads are answered from its bytes by node:http.
         front: cached && ((listener) => withCachedReads(listener, { ...reads, cached })),
       },

@@ -93,6 +93,7 @@ async function open(state: DurableObjectState, raw: Record<string, string>): Pro
       log: (line) => console.log(redactText(line.trimEnd(), secrets)),
       mailServiceUrl: settings.mailServiceUrl,
       events: settings.events,
+      bodyTimeoutMs: settings.bodyTimeoutMs,
       webAssets,
       // No compression: the platform compresses what it sends.
     })

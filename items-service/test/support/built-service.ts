@@ -9,15 +9,22 @@ import { afterAll } from 'vitest'
 const serviceDir = fileURLToPath(new URL('../..', import.meta.url))
 
 /** The settings given and PATH: nothing from the shell that runs the tests leaks in. */
-const options = (env: Record<string, string>): BuiltEntryOptions => ({
+const options = (env: Record<string, string>, more: BuiltEntryOptions = {}): BuiltEntryOptions => ({
   cwd: serviceDir,
   env,
   inherit: ['PATH'],
+  ...more,
 })
 
-/** The built entry, `node dist/server.js` (test/global-setup.ts builds it), once it listens. */
-export function startService(env: Record<string, string>): Promise<BuiltEntry> {
-  return BuiltEntry.start('dist/server.js', options(env))
+/**
+ * The built entry, `node dist/server.js` (test/global-setup.ts builds it), once it listens;
+ * `openFiles` lowers the files it may open (`ulimit -n`).
+ */
+export function startService(
+  env: Record<string, string>,
+  { openFiles }: { openFiles?: number } = {},
+): Promise<BuiltEntry> {
+  return BuiltEntry.start('dist/server.js', options(env, openFiles ? { openFiles } : {}))
 }
 
 /** Runs the built entry expecting it not to start: how it exited and what it printed. */

@@ -3,10 +3,13 @@ import { allowedMethods, noRouteAnswer } from './allowed-methods.js'
 import { type ApiKeyVariables, acceptApiKeys, apiKeyScheme } from './api-key.js'
 import { cors } from './cors.js'
 import { errorHandler, type KnownError, validationHook } from './errors.js'
+import type { BodyTimeoutVariables } from './json-body.js'
 import { type RequestLogVariables, requestLog } from './request-log.js'
 import { StoreFullError, StoreUnavailableError } from './store-errors.js'
 
-export type ServiceEnv = { Variables: RequestLogVariables & ApiKeyVariables }
+export type ServiceEnv = {
+  Variables: RequestLogVariables & ApiKeyVariables & BodyTimeoutVariables
+}
 
 export type ServiceAppOptions = {
   /** Takes each request's line, newline included. */
@@ -19,6 +22,8 @@ export type ServiceAppOptions = {
   apiKeys: readonly string[]
   /** The service's own errors and the status each answers, beyond the stores' 503 and 507. */
   knownErrors?: readonly KnownError[]
+  /** How long a request's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. */
+  bodyTimeoutMs?: number
 }
 
 /**
@@ -33,6 +38,7 @@ export function createServiceApp({
   corsOrigins,
   apiKeys,
   knownErrors = [],
+  bodyTimeoutMs = 30_000,
 }: ServiceAppOptions): OpenAPIHono<ServiceEnv> {
   const app = new OpenAPIHono<ServiceEnv>({ defaultHook: validationHook })
   const keyedWrites = apiKeys.length > 0
@@ -40,6 +46,10 @@ export function createServiceApp({
     requestLog({ write: log }),
     cors({ writeOrigins: corsOrigins, keyedWrites }),
     acceptApiKeys(apiKeys, { writeOrigins: corsOrigins }),
+    (c, next) => {
+      c.set('bodyTimeoutMs', bodyTimeoutMs)
+      return next()
+    },
   )
   app.openAPIRegistry.registerComponent('securitySchemes', apiKeyScheme.name, apiKeyScheme.scheme)
   app.notFound(noRouteAnswer(allowedMethods(app.routes)))

@@ -11,6 +11,8 @@ export type ServiceSettings = {
   corsOrigins: string[]
   /** How long a stop waits for requests in flight before it closes their connections. */
   shutdownTimeoutMs: number
+  /** How long a request's body may take to arrive: 408 after it. */
+  bodyTimeoutMs: number
 }
 
 /**
@@ -26,6 +28,8 @@ export function serviceSettings({ port: defaultPort }: { port: number }) {
     CORS_ORIGINS: origins().default([]),
     // Bounded: a timer past 2^31 ms would fire at once.
     SHUTDOWN_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(10_000),
+    // A body sent a byte a second would otherwise hold its connection for minutes (Node's 300 s).
+    BODY_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(30_000),
   }
 }
 
@@ -35,6 +39,7 @@ type ParsedServiceSettings = {
   DATA_DIR: string
   CORS_ORIGINS: string[]
   SHUTDOWN_TIMEOUT_MS: number
+  BODY_TIMEOUT_MS: number
 }
 
 /** The parsed common settings, named as both micros' settings objects name them. */
@@ -45,5 +50,6 @@ export function serviceSettingsOf(env: ParsedServiceSettings): ServiceSettings {
     dataDir: env.DATA_DIR,
     corsOrigins: env.CORS_ORIGINS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    bodyTimeoutMs: env.BODY_TIMEOUT_MS,
   }
 }

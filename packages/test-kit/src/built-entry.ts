@@ -18,6 +18,8 @@ export type BuiltEntryOptions = {
   cwd?: string | URL
   /** How long the process may take to listen (or, when it is expected to fail, to exit). */
   timeoutMs?: number
+  /** The most files it may open (`ulimit -n`): lower than the shell's, for tests of that limit. */
+  openFiles?: number
 }
 
 /** How a start that was expected to fail ended, and what the process printed. */
@@ -47,9 +49,17 @@ export class BuiltEntry {
   #output = ''
   #onText: (() => void) | undefined
 
-  private constructor(entry: string, { env = {}, inherit = 'all', cwd }: BuiltEntryOptions) {
+  private constructor(
+    entry: string,
+    { env = {}, inherit = 'all', cwd, openFiles }: BuiltEntryOptions,
+  ) {
     this.#entry = entry
-    this.#child = spawn(process.execPath, [entry], {
+    // The shell lowers the limit, then becomes the process (exec): its pid is the entry's.
+    const [command, args] =
+      openFiles === undefined
+        ? [process.execPath, [entry]]
+        : ['/bin/sh', ['-c', `ulimit -n ${openFiles} && exec "$0" "$@"`, process.execPath, entry]]
+    this.#child = spawn(command, args, {
       cwd,
       env: childEnv(env, inherit),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,4 +10,5 @@ export {
   parseAcceptEncoding,
 } from './compression.js'
 export { type Listening, listen, reachableAt } from './listen.js'
+export { openFilesLimit, withinOpenFiles } from './open-files.js'
 export { type StopOptions, stopOnSignals } from './stop-on-signals.js'

@@ -22,11 +22,20 @@ export function listen(
     port,
     host,
     front = (listener) => listener,
+    requestTimeoutMs = 300_000,
+    maxConnections = Number.POSITIVE_INFINITY,
   }: {
     port: number
     host: string
     /** Wraps the app's listener, for answers node:http gives on its own (see items' reads). */
     front?: (app: RequestListener) => RequestListener
+    /**
+     * How long node:http waits for a whole request, behind the app's own BODY_TIMEOUT_MS (a 408
+     * it answers in JSON): for what the app does not read. Headers get at most a minute of it.
+     */
+    requestTimeoutMs?: number
+    /** Connections beyond this many are closed as they come: the process keeps descriptors. */
+    maxConnections?: number
   },
 ): Promise<Listening> {
   // A request without a Host header gets the listening host, as `serve()` of the adapter does.
@@ -45,7 +54,11 @@ export function listen(
       () => {},
     )
   }
-  const server = createServer(front(whenLoaded))
+  const server = createServer(
+    { requestTimeout: requestTimeoutMs, headersTimeout: Math.min(60_000, requestTimeoutMs) },
+    front(whenLoaded),
+  )
+  server.maxConnections = maxConnections
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} is in use`) : error)

@@ -1,0 +1,101 @@
+import { killBuiltEntries, RawConnection, rawRequest } from '@movies-and-mail/test-kit'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startService, temporaryDataDir } from './support/built-service.js'
+import { WorkerUnderTest } from './support/worker-under-test.js'
+
+const movie = { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' }
+
+/** Opens `count` streams of the feed, each on a connection of its own; their first bytes read. */
+async function holdStreams(url: string, count: number): Promise<RawConnection[]> {
+  const held: RawConnection[] = []
+  for (let n = 0; n < count; n += 1) {
+    const connection = await RawConnection.open(url)
+    await connection.send(rawRequest('GET', '/items/events', { host: 'items.test' }))
+    held.push(connection)
+  }
+  return held
+}
+
+describe('the built service against one abusive client', () => {
+  afterEach(killBuiltEntries)
+
+  it('holds streams below its file limit, and still answers everyone else', async () => {
+    const service = await startService(
+      { DATA_DIR: await temporaryDataDir(), EVENTS_MAX_STREAMS_PER_CLIENT: '100000' },
+      { openFiles: 512 },
+    )
+    // 512 files: 256 kept, 256 connections, three quarters of them for streams.
+    expect(service.stdout).toContain('at most 192 event streams')
+    const held = await holdStreams(service.url, 192)
+    const past = await fetch(`${service.url}/items/events`)
+    expect([past.status, (await past.json()).error]).toEqual([
+      503,
+      'too many event streams are open; try again later',
+    ])
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
+    const created = await fetch(`${service.url}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(movie),
+    })
+    expect(created.status).toBe(201)
+    expect(await (await fetch(`${service.url}/items`)).json()).toHaveLength(1)
+    for (const connection of held) connection.destroy()
+  })
+
+  it('lets one address hold 20 streams by default, not more under another name', async () => {
+    const service = await startService({ DATA_DIR: await temporaryDataDir() })
+    const held = await holdStreams(service.url, 20)
+    const refused = await fetch(`${service.url}/items/events`)
+    expect(refused.status).toBe(429)
+    // Behind no proxy, a header cannot pass one client off as another.
+    const disguised = await fetch(`${service.url}/items/events`, {
+      headers: { 'x-forwarded-for': '198.51.100.7', 'cf-connecting-ip': '198.51.100.7' },
+    })
+    expect(disguised.status).toBe(429)
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
+    for (const connection of held) connection.destroy()
+  })
+
+  it('answers 408 to a body that trickles in past BODY_TIMEOUT_MS, and closes its connection', async () => {
+    const service = await startService({
+      DATA_DIR: await temporaryDataDir(),
+      BODY_TIMEOUT_MS: '1000',
+    })
+    const slow = await RawConnection.open(service.url)
+    const body = JSON.stringify(movie)
+    const headers = {
+      host: 'items.test',
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+    }
+    await slow.send(rawRequest('POST', '/items', headers))
+    const started = performance.now()
+    const trickle = setInterval(() => void slow.send(body.slice(0, 1)), 200)
+    const answer = await slow.answer({ waitMs: 5_000 })
+    clearInterval(trickle)
+    expect(answer?.status).toBe(408)
+    expect(JSON.parse(String(answer?.body))).toEqual({
+      error: 'the request body did not arrive within 1 s',
+    })
+    expect(performance.now() - started).toBeLessThan(3_000)
+    expect(answer?.headers.connection).toBe('close')
+    expect(await (await fetch(`${service.url}/items`)).json()).toEqual([])
+  })
+
+  it('counts streams per client address on the Worker too (cf-connecting-ip)', async () => {
+    const worker = await WorkerUnderTest.start({ EVENTS_MAX_STREAMS_PER_CLIENT: '2' })
+    try {
+      const from = (address: string) =>
+        worker.request('/items/events', { headers: { 'cf-connecting-ip': address } })
+      const held = [await from('203.0.113.7'), await from('203.0.113.7')]
+      expect(held.map((response) => response.status)).toEqual([200, 200])
+      expect((await from('203.0.113.7')).status).toBe(429)
+      const other = await from('198.51.100.1')
+      expect(other.status).toBe(200)
+      for (const response of [...held, other]) await response.body?.cancel()
+    } finally {
+      await worker.stop()
+    }
+  })
+})
