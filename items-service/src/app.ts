@@ -3,6 +3,7 @@ import { type EventsOptions, eventsApp } from './events/events.app.js'
 import { healthApp } from './health/health.app.js'
 import { fieldRules } from './items/item.schema.js'
 import { type Compress, itemsApp } from './items/items.app.js'
+import { type Bounds, withBounds } from './store/bounded-item-store.js'
 import type { ItemStore } from './store/item-store.js'
 import { webRoutes } from './web/web.routes.js'
 import type { WebAssets } from './web/web-assets.js'
@@ -25,6 +26,8 @@ export type AppOptions = {
   compress?: Compress
   /** How long a write's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. */
   bodyTimeoutMs?: number
+  /** How much the collection may hold (ITEMS_MAX_COUNT, ITEMS_MAX_BYTES); unbounded without. */
+  bounds?: Bounds | undefined
 }
 
 /**
@@ -41,6 +44,7 @@ export function createApp({
   events = {},
   compress,
   bodyTimeoutMs,
+  bounds,
 }: AppOptions) {
   const app = createServiceApp({
     log,
@@ -51,7 +55,8 @@ export function createApp({
   app.route('/', healthApp({ store }))
   // Before the item routes: `/items/events` is the feed, not the item of id `events`.
   app.route('/', eventsApp({ store, ...events }))
-  const routes = app.route('/', itemsApp({ store, compress }))
+  const writable = bounds ? withBounds(store, bounds) : store
+  const routes = app.route('/', itemsApp({ store: writable, compress }))
   for (const [name, schema] of Object.entries(fieldRules.components)) {
     app.openAPIRegistry.registerComponent('schemas', name, schema)
   }

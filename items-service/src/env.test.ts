@@ -15,6 +15,7 @@ const defaults = {
   shutdownTimeoutMs: 10_000,
   mailServiceUrl: 'http://localhost:4001',
   bodyTimeoutMs: 30_000,
+  bounds: { maxItems: 100_000, maxBytes: 33_554_432 },
   events: {
     maxStreams: 10_000,
     maxStreamsPerClient: 20,
@@ -48,6 +49,8 @@ describe('parseEnv', () => {
       EVENTS_HEARTBEAT_MS: '30000',
       CLIENT_IP_HEADER: 'X-Forwarded-For',
       BODY_TIMEOUT_MS: '5000',
+      ITEMS_MAX_COUNT: '500',
+      ITEMS_MAX_BYTES: '100000',
     })
     expect(settings).toStrictEqual({
       port: 8080,
@@ -62,6 +65,7 @@ describe('parseEnv', () => {
       shutdownTimeoutMs: 2500,
       mailServiceUrl: 'https://mail.example',
       bodyTimeoutMs: 5000,
+      bounds: { maxItems: 500, maxBytes: 100_000 },
       events: {
         maxStreams: 50,
         maxStreamsPerClient: 3,
@@ -171,7 +175,7 @@ describe('parseEnv', () => {
 
   it('lists every setting it reads by name', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_SERVICE_URL EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER'
+      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_SERVICE_URL ITEMS_MAX_COUNT ITEMS_MAX_BYTES EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER'
         .split(' ')
         .sort(),
     )

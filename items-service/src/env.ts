@@ -20,6 +20,8 @@ export type Settings = ServiceSettings & {
   connectTimeoutMs: number
   /** Where the page sends mail: an absolute URL, or a path on the page's own origin. */
   mailServiceUrl: string
+  /** How much the collection may hold: creates past it answer 507. */
+  bounds: { maxItems: number; maxBytes: number }
   /** The change feed's streams: their bounds, and how often a quiet one gets a comment. */
   events: {
     maxStreams: number
@@ -53,6 +55,9 @@ export const {
     CONNECT_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(10_000),
     // A space serves the mail micro at /mail, on the page's own origin.
     MAIL_SERVICE_URL: httpUrl({ orPath: true }).default('http://localhost:4001'),
+    // Generous for a movie list (about 200 bytes a movie), and what a write answers stays sane.
+    ITEMS_MAX_COUNT: count({ max: 100_000_000 }).default(100_000),
+    ITEMS_MAX_BYTES: count({ max: 2 ** 40 }).default(32 * 1024 * 1024),
     EVENTS_MAX_STREAMS: count({ max: 1_000_000 }).default(10_000),
     EVENTS_MAX_STREAMS_PER_CLIENT: count({ max: 1_000_000 }).default(20),
     EVENTS_IDLE_CLOSE_MS: milliseconds({ max: 86_400_000 }).default(600_000),
@@ -74,6 +79,7 @@ export const {
       apiKey: env.ITEMS_APIKEY,
       connectTimeoutMs: env.CONNECT_TIMEOUT_MS,
       mailServiceUrl: env.MAIL_SERVICE_URL,
+      bounds: { maxItems: env.ITEMS_MAX_COUNT, maxBytes: env.ITEMS_MAX_BYTES },
       events: {
         maxStreams: env.EVENTS_MAX_STREAMS,
         maxStreamsPerClient: env.EVENTS_MAX_STREAMS_PER_CLIENT,

@@ -89,6 +89,18 @@ export function describeItemStoreContract(
       expect(await ids()).toEqual(['a'])
     })
 
+    it('tells how much it holds: its items, and bytes that grow with them', async () => {
+      expect(await store.usage()).toEqual({ items: 0, bytes: expect.any(Number) })
+      await store.insert(a)
+      const one = await store.usage()
+      await store.insert({ ...b, note: 'x'.repeat(1_000) })
+      const two = await store.usage()
+      expect([one.items, two.items]).toEqual([1, 2])
+      expect(two.bytes).toBeGreaterThan(one.bytes + 1_000)
+      await store.remove('b')
+      expect((await store.usage()).items).toBe(1)
+    })
+
     it('refuses a duplicate id, naming it, and lists exactly as before', async () => {
       await store.insert(a)
       const before = await list()

@@ -164,3 +164,26 @@ describe.each(targets)('drive-by writes on $name, where no key is set', (target)
     expect((await write('POST', '/items', `http://${host}`)).status).toBe(201)
   })
 })
+
+describe.each(targets)('a bounded collection on $name', (target) => {
+  const service = useRunning(target, { ITEMS_MAX_COUNT: '2', ITEMS_MAX_BYTES: '100000' })
+  const create = (id: string) =>
+    service().request('/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...heat, id }),
+    })
+
+  it('refuses the create past ITEMS_MAX_COUNT with 507, and changes nothing', async () => {
+    expect([(await create('tt1')).status, (await create('tt2')).status]).toEqual([201, 201])
+    const refused = await create('tt3')
+    expect(refused.status).toBe(507)
+    expect(await refused.json()).toEqual({
+      error: 'the collection holds 2 items, the most ITEMS_MAX_COUNT allows: delete some first',
+    })
+    const ids = ((await (await service().request('/items')).json()) as { id: string }[]).map(
+      ({ id }) => id,
+    )
+    expect(ids).toEqual(['tt1', 'tt2'])
+  })
+})

@@ -51,6 +51,13 @@ const withoutFeed = () => async () =>
   createApp({ store: failingStore(() => new Error('unused')), log: () => {} }).request(
     '/items/events',
   )
+/** An app whose feed allows one client no stream. */
+const withoutRoomForClient = () => async () =>
+  createApp({
+    store: { ...failingStore(() => new Error('unused')), changes: new ChangeFeed() },
+    log: () => {},
+    events: { maxStreamsPerClient: 0 },
+  }).request('/items/events')
 /** An app whose feed allows no stream. */
 const withoutRoomForStreams = () => async () =>
   createApp({
@@ -123,6 +130,7 @@ const cases: Case[] = [
     },
   },
   { operation: 'get /items/events', status: 501, send: withoutFeed() },
+  { operation: 'get /items/events', status: 429, send: withoutRoomForClient() },
   { operation: 'get /items/events', status: 503, send: withoutRoomForStreams() },
   { operation: 'get /openapi.json', status: 200, send: get('/openapi.json') },
   { operation: 'get /', status: 200, send: get('/') },

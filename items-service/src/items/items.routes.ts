@@ -75,7 +75,7 @@ const foreignPage = errorResponse(
 const notFound = errorResponse('No item has that id', "item 'tt0111161' not found")
 const unavailable = errorResponse('The database did not answer', 'database unavailable')
 const noSpace = errorResponse(
-  'The disk is full; nothing of the write was stored',
+  'The disk is full, or the collection holds what ITEMS_MAX_COUNT or ITEMS_MAX_BYTES allow; nothing of the write was stored',
   'no space left to store the write',
 )
 const tooLarge = errorResponse('Body larger than 64 KiB', 'request body is larger than 65536 bytes')

@@ -31,13 +31,13 @@ async function main(): Promise<void> {
   const webAssets = await loadWebAssets(new URL('./web/', import.meta.url))
   // The change feed's streams and the connections stay within what the process may open.
   const fileLimit = openFilesLimit()
-  const bounds = withinOpenFiles(
+  const withinFiles = withinOpenFiles(
     { connections: Number.POSITIVE_INFINITY, streams: settings.events.maxStreams },
     fileLimit,
   )
-  if (bounds.streams < settings.events.maxStreams) {
+  if (withinFiles.streams < settings.events.maxStreams) {
     log(
-      `items-service: at most ${bounds.streams} event streams (EVENTS_MAX_STREAMS is ${settings.events.maxStreams}): the process may open ${fileLimit} files (ulimit -n), and keeps room for requests and the store`,
+      `items-service: at most ${withinFiles.streams} event streams (EVENTS_MAX_STREAMS is ${settings.events.maxStreams}): the process may open ${fileLimit} files (ulimit -n), and keeps room for requests and the store`,
     )
   }
   // One compression for the app and the front: the list is compressed once per change.
@@ -52,8 +52,9 @@ async function main(): Promise<void> {
       corsOrigins: settings.corsOrigins,
       log: output.write,
       mailServiceUrl: settings.mailServiceUrl,
-      events: { ...settings.events, maxStreams: bounds.streams },
+      events: { ...settings.events, maxStreams: withinFiles.streams },
       bodyTimeoutMs: settings.bodyTimeoutMs,
+      bounds: settings.bounds,
       // The build puts the bundled web app beside this file.
       webAssets,
       compress,
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
       {
         port: settings.port,
         host: settings.host,
-        maxConnections: bounds.connections,
+        maxConnections: withinFiles.connections,
         // Behind the app's own 408 for a slow body: what no route reads.
         requestTimeoutMs: settings.bodyTimeoutMs * 2,
         // With the embedded store, the polled reads are answered from its bytes by node:http.

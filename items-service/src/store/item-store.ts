@@ -123,10 +123,18 @@ export interface ItemStore {
   readonly changes?: ChangeFeed
   /** Present when the store keeps every item's JSON in this process: reads answered at once. */
   readonly cached?: CachedItems
+  /**
+   * How much the collection holds: its items, and their size in bytes (the list's JSON where
+   * the store keeps it; MongoDB's data size, BSON, otherwise), for its bounds.
+   */
+  usage(): Promise<Usage>
   /** Resolves when the store answers. */
   ping(): Promise<void>
   close(): Promise<void>
 }
+
+/** How much a collection holds. */
+export type Usage = { items: number; bytes: number }
 
 /** What `list()` and `find()` resolve to, now, from the store's memory. */
 export interface CachedItems {

@@ -14,6 +14,7 @@ import {
   type Restored,
   refused,
   type TaggedJson,
+  type Usage,
 } from './item-store.js'
 import { JsonListCache } from './json-list-cache.js'
 import { QueryInMemory } from './query-in-memory.js'
@@ -100,6 +101,10 @@ export class ItemsInMemory {
 
   list(): TaggedJson {
     return this.cached.list()
+  }
+
+  usage(): Usage {
+    return { items: this.#keyById.size, bytes: this.#cache.bytes().byteLength }
   }
 
   query(query: ItemQuery): ItemPage {

@@ -94,6 +94,7 @@ async function open(state: DurableObjectState, raw: Record<string, string>): Pro
       mailServiceUrl: settings.mailServiceUrl,
       events: settings.events,
       bodyTimeoutMs: settings.bodyTimeoutMs,
+      bounds: settings.bounds,
       webAssets,
       // No compression: the platform compresses what it sends.
     })

@@ -13,6 +13,7 @@ export function failingStore(error: () => Error): ItemStore {
     update: fail,
     remove: fail,
     restore: fail,
+    usage: fail,
     ping: fail,
     close: fail,
   }

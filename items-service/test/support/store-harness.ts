@@ -133,6 +133,7 @@ export class StoreHarness {
       update: (id, fields, ifMatch) => call('update', id, fields, ifMatch),
       remove: (id, ifMatch) => call('remove', id, ifMatch),
       restore: (items, options) => call('restore', items, options),
+      usage: () => call('usage'),
       ping: async () => {
         await call('ping')
       },

@@ -23,6 +23,7 @@ const calls = new Set([
   'update',
   'remove',
   'restore',
+  'usage',
   'ping',
   'close',
 ])

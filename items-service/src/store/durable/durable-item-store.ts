@@ -14,6 +14,7 @@ import type {
   Refused,
   Restored,
   TaggedJson,
+  Usage,
   Written,
 } from '../item-store.js'
 import { type ItemRecords, ItemsInMemory, type WritePlan } from '../items-in-memory.js'
@@ -83,6 +84,10 @@ export class DurableItemStore implements ItemStore {
 
   async list(): Promise<TaggedJson> {
     return this.#items.list()
+  }
+
+  async usage(): Promise<Usage> {
+    return this.#items.usage()
   }
 
   async find(id: string): Promise<TaggedJson | null> {

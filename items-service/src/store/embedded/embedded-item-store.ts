@@ -15,6 +15,7 @@ import type {
   Refused,
   Restored,
   TaggedJson,
+  Usage,
   Written,
 } from '../item-store.js'
 import { type ItemRecords, ItemsInMemory, type WritePlan } from '../items-in-memory.js'
@@ -95,6 +96,10 @@ export class EmbeddedItemStore implements ItemStore {
 
   async list(): Promise<TaggedJson> {
     return this.#items.list()
+  }
+
+  async usage(): Promise<Usage> {
+    return this.#items.usage()
   }
 
   async find(id: string): Promise<TaggedJson | null> {

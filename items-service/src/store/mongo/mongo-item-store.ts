@@ -23,6 +23,7 @@ import {
   type Restored,
   refused,
   type TaggedJson,
+  type Usage,
   type Written,
 } from '../item-store.js'
 import { MongoChangeFollower } from './mongo-change-stream.js'
@@ -208,6 +209,21 @@ export class MongoItemStore implements ItemStore {
 
   async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {
     return restoreItems(this.#items, items, { replace, timeoutMs: this.#timeoutMs })
+  }
+
+  /**
+   * The items from the collection's count, and their size from its statistics (the data size,
+   * BSON): two reads of metadata, whatever the collection holds.
+   */
+  async usage(): Promise<Usage> {
+    return this.#within(async (signal) => {
+      const items = await this.#items.estimatedDocumentCount()
+      const [stats] = await this.#items
+        .aggregate([{ $collStats: { storageStats: {} } }], { signal })
+        .toArray()
+      const bytes = Number(stats?.storageStats?.size ?? 0)
+      return { items, bytes }
+    })
   }
 
   async ping(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Document } from 'bson'
+import { calculateObjectSize, type Document } from 'bson'
 import { aggregate as mingoAggregate } from 'mingo'
 import type { Catalog } from './catalog.js'
 import { CommandError } from './command-error.js'
@@ -40,6 +40,12 @@ export function aggregate(catalog: Catalog, cursors: Cursors, body: Document): D
   const db: string = body.$db
   const collection =
     typeof body.aggregate === 'string' ? catalog.get(db, body.aggregate) : undefined
+  const [first, ...rest] = pipeline
+  if (first?.$collStats) {
+    const stats = collectionStats(collection?.documents ?? [], first.$collStats)
+    const results = mingoAggregate([stats], rest, mingoOptions(body.collation))
+    return cursors.first(`${db}.${body.aggregate}`, results, { batchSize: body.cursor?.batchSize })
+  }
   const options = mingoOptions(body.collation, {
     collectionResolver: (name) => [...(catalog.get(db, name)?.documents ?? [])],
     ...(body.let && { variables: body.let }),
@@ -47,6 +53,16 @@ export function aggregate(catalog: Catalog, cursors: Cursors, body: Document): D
   const results = mingoAggregate([...(collection?.documents ?? [])], pipeline, options)
   const namespace = `${db}.${collection ? body.aggregate : '$cmd.aggregate'}`
   return cursors.first(namespace, results, { batchSize: body.cursor?.batchSize })
+}
+
+/**
+ * The one document a `$collStats` stage answers, as far as the test server knows a collection:
+ * with `storageStats`, its document count and data size (the documents' BSON), no more.
+ */
+function collectionStats(documents: readonly Document[], asked: Document): Document {
+  if (!asked.storageStats) return {}
+  const size = documents.reduce((sum, document) => sum + calculateObjectSize(document), 0)
+  return { storageStats: { count: documents.length, size } }
 }
 
 /** `count` (the driver's `estimatedDocumentCount`, and `count` with a query). */
