@@ -2,13 +2,13 @@
 // same generated movies, loaded with autocannon; then the sync features (304 polls, compressed
 // lists, the change feed) against the bound; then items-service's Worker under workerd against
 // bare Workers, and MongoDB from a Worker (worker-bench.mjs); writes the tables to
-// bench/RESULTS.md.
+// bench/RESULTS.md (a run with fewer or smaller figures, a quick look, to test-artifacts/bench.md).
 //
 //   node bench/bench.mjs [--n 1000] [--seconds 5] [--rounds 2] [--writes N] [--big 100000]
 //                        [--streams 1000] [--mutations 50] [--out bench/RESULTS.md] [--quick]
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { measureFeeds } from './feed.mjs'
@@ -51,6 +51,8 @@ function parseOptions() {
     },
   })
   const quick = values.quick
+  const sizes = ['n', 'seconds', 'rounds', 'writes', 'big', 'streams', 'mutations']
+  const full = !quick && sizes.every((name) => values[name] === undefined)
   const number = (name, fallback, min) => {
     const value = Number(values[name] ?? fallback)
     if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be >= ${min}`)
@@ -71,7 +73,10 @@ function parseOptions() {
     streams: Math.round(number('streams', quick ? 50 : 1000, 1)),
     mutations: Math.round(number('mutations', quick ? 5 : 50, 1)),
     gapMs: 50,
-    out: values.out ?? fileURLToPath(new URL('RESULTS.md', import.meta.url)),
+    // Only a full run replaces RESULTS.md; a smaller one (a quick look) writes beside the tests'.
+    out:
+      values.out ??
+      fileURLToPath(new URL(full ? 'RESULTS.md' : '../test-artifacts/bench.md', import.meta.url)),
     connections,
     coldTries: quick ? 3 : 5,
     putTries: quick ? 3 : 7,
@@ -111,6 +116,7 @@ async function main() {
 
   try {
     const markdown = await measure(options, work, say, started)
+    await mkdir(dirname(options.out), { recursive: true })
     await writeFile(options.out, `${markdown}\n`)
     process.stdout.write(`${markdown}\n`)
     say(`bench: wrote ${options.out}`)

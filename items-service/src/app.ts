@@ -66,6 +66,7 @@ export function createApp({
     description:
       'Movie records for browser apps. Every mutation answers the complete current list. Errors are `{"error": "..."}`, with `issues` for validation. A method a path does not have answers 405 with `Allow`; a plain `OPTIONS` answers 204 with `Allow`.',
     tags: { Items: 'Movie records, by id', 'Web app': 'The browser app that uses this API' },
+    keyed: apiKey !== undefined,
   })
   app.route('/', webRoutes({ assets: webAssets, mailServiceUrl }))
   return routes

@@ -12,6 +12,12 @@ export type ServiceInfo = {
   description: string
   /** What each tag of its operations stands for, by tag name. */
   tags?: Record<string, string>
+  /**
+   * Whether this running service wants its key where a route takes one only when a key is set
+   * (security `[{ ApiKey: [] }, {}]`): the document then says `[{ ApiKey: [] }]` or `[]`, so that
+   * Swagger UI shows a lock only where a write needs the key.
+   */
+  keyed?: boolean
 }
 
 /** Relative: resolved against the document's own URL, so it holds behind any host or prefix. */
@@ -109,6 +115,28 @@ export const docsFileRoute = createRoute({
   },
 })
 
+/** The document with each "key only when one is set" security requirement decided by `keyed`. */
+function withKeyResolved<D extends { paths?: object }>(document: D, keyed: boolean): D {
+  const paths = Object.entries((document.paths ?? {}) as Record<string, Record<string, object>>)
+  return {
+    ...document,
+    paths: Object.fromEntries(
+      paths.map(([path, item]) => [
+        path,
+        Object.fromEntries(
+          Object.entries(item).map(([method, operation]) => {
+            const security = (operation as { security?: object[] }).security
+            const optional = security?.some((requirement) => Object.keys(requirement).length === 0)
+            if (!security || !optional || security.length < 2) return [method, operation]
+            const needed = security.filter((requirement) => Object.keys(requirement).length > 0)
+            return [method, { ...operation, security: keyed ? needed : [] }]
+          }),
+        ),
+      ]),
+    ),
+  }
+}
+
 /**
  * Adds `GET /openapi.json` (OpenAPI 3.1, generated from the zod schemas the routes validate
  * with) and `GET /docs` (Swagger UI for that document, its files under `/docs/`) to `app`. Both
@@ -118,11 +146,10 @@ export const docsFileRoute = createRoute({
 export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>, info: ServiceInfo): void {
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined
   const getDocument = () => {
-    const { tags = {}, ...about } = info
-    document ??= withTags(
-      withImplicitMethods(app.getOpenAPI31Document({ openapi: '3.1.0', info: about, servers })),
-      tags,
-    )
+    const { tags = {}, keyed, ...about } = info
+    const generated = app.getOpenAPI31Document({ openapi: '3.1.0', info: about, servers })
+    const resolved = keyed === undefined ? generated : withKeyResolved(generated, keyed)
+    document ??= withTags(withImplicitMethods(resolved), tags)
     return document
   }
   // Swagger UI's files load on the first request for them: the builds keep them in a chunk of

@@ -13,20 +13,19 @@ type Props = {
   maxLength?: number
   placeholder?: string
   autocomplete?: string
-  hiddenLabel?: boolean
 }
 
 /**
  * A labelled text field whose error, if any, and note, if any, are tied to it (`aria-invalid`,
  * `aria-describedby`).
  */
-export function Field({ form, name, label, error, noteId, hiddenLabel, ...input }: Props) {
+export function Field({ form, name, label, error, noteId, ...input }: Props) {
   const errorId = `${form}-${name}-error`
   const describedBy = [error ? errorId : '', noteId ?? ''].filter(Boolean).join(' ')
   return (
     <div class="field">
       <label>
-        <span class={hiddenLabel ? 'visually-hidden' : undefined}>{label}</span>
+        <span>{label}</span>
         <input
           name={name}
           required

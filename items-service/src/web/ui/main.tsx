@@ -66,7 +66,11 @@ function App({ itemsClient, mailServiceUrl }: AppProps) {
         stream={movies.stream}
         onEditing={(movie, editing) => (editing ? movies.hold(movie) : movies.release(movie._id))}
       />
-      <SendMailForm mailServiceUrl={mailServiceUrl} announce={announceDone} />
+      <SendMailForm
+        mailServiceUrl={mailServiceUrl}
+        announce={announceDone}
+        clearNotice={() => setNotice('')}
+      />
     </Successes.Provider>
   )
 }

@@ -55,7 +55,6 @@ export function MovieEditor({ movie: current, readVersion, onSave, onSaved, onCl
         form={formId}
         name="name"
         label="Name"
-        hiddenLabel
         value={movie.name}
         error={fieldErrors.name}
         maxLength={500}
@@ -64,7 +63,6 @@ export function MovieEditor({ movie: current, readVersion, onSave, onSaved, onCl
         form={formId}
         name="genre"
         label="Genre"
-        hiddenLabel
         value={movie.genre}
         error={fieldErrors.genre}
         maxLength={100}

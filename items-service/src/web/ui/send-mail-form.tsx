@@ -5,18 +5,24 @@ import { Field } from './field.js'
 import { useFormSubmit } from './use-form-submit.js'
 
 type Sent = { id: string; message: string }
-type Props = { mailServiceUrl: string; announce: (message: string) => void }
+type Props = {
+  mailServiceUrl: string
+  announce: (message: string) => void
+  /** Empties the page's status line: what it said of an earlier send is over once another goes. */
+  clearNotice: () => void
+}
 
 /** The mail-service in outbox mode keeps mails and answers ids of this domain. */
 const isOutboxId = (id: string) => /@outbox\.local>?$/.test(id)
 
 /** The "Send mail" form: posts to the mail-service and shows the provider's id and message. */
-export function SendMailForm({ mailServiceUrl, announce }: Props) {
+export function SendMailForm({ mailServiceUrl, announce, clearNotice }: Props) {
   const [sent, setSent] = useState<Sent | null>(null)
   const { error, fieldErrors, busy, submit, onInput } = useFormSubmit({
     service: 'mail service',
     send: async (field) => {
       setSent(null)
+      clearNotice()
       const response = await fetch(new URL('sendmail', withSlash(mailServiceUrl)), {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-apikey': field('apikey') },
