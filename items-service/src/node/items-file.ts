@@ -90,13 +90,16 @@ export async function readItemsFile(
 /**
  * Writes `list` (a JSON array, as a store's list answers it) as an items file: one item a line.
  * The file appears whole or not at all: it is written beside, synced, then renamed into place.
+ * It is its owner's alone (mode 0600), as the store it comes from is.
  * @returns how many items it holds
  */
 export async function writeItemsFile(path: string, list: Uint8Array): Promise<number> {
   const items = JSON.parse(new TextDecoder().decode(list)) as unknown[]
   const partial = `${path}.partial`
-  const file = await open(partial, 'w')
+  const file = await open(partial, 'w', 0o600)
   try {
+    // Set whatever the umask, and on a partial file a cut-short export left behind.
+    await file.chmod(0o600)
     const chunk: string[] = []
     for (const item of items) {
       chunk.push(JSON.stringify(item))

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { link, mkdir, open, rm, writeFile } from 'node:fs/promises'
+import { link, open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import {
+  ownerOnly,
+  ownerOnlyDir,
+  warnOnce,
+  writeOwnerOnlyFile,
+} from '@movies-and-mail/embedded-store'
 
 /** The key file's name inside DATA_DIR. */
 export const apiKeyFileName = 'mail-service.api-key'
@@ -13,28 +19,35 @@ export type KeptApiKey = {
   made: boolean
 }
 
+type Warn = (line: string) => void
+
 /**
  * The mail-service's own API key for a run without API_KEYS: read from
- * `<dataDir>/mail-service.api-key`, or made once and kept there with mode 0600. Rejects, naming the
- * file, when it is open to other users, is not a plain file, or holds no usable key: a key others
- * may read is no key.
+ * `<dataDir>/mail-service.api-key`, or made once and kept there with mode 0600 (DATA_DIR 0700).
+ * A key file open to other users is narrowed to 0600, and `warn` (a line on stderr by default)
+ * says that whoever could read it has the key. Rejects, naming the file, when it stays open to
+ * other users (a key others may read is no key), is not a plain file, or holds no usable key.
  * @example const { key, path } = await keptApiKey('.data')
  */
-export async function keptApiKey(dataDir: string): Promise<KeptApiKey> {
+export async function keptApiKey(
+  dataDir: string,
+  { warn = warnOnce }: { warn?: Warn } = {},
+): Promise<KeptApiKey> {
   const path = join(dataDir, apiKeyFileName)
-  const read = await readKey(path)
+  const openDir = await ownerOnlyDir(dataDir)
+  if (openDir) warn(openDir)
+  const read = await readKey(path, warn)
   if (read !== undefined) return { key: read, path, made: false }
-  await mkdir(dataDir, { recursive: true })
   const key = randomBytes(24).toString('base64url')
   // Written whole under a name of its own, then linked into place: a start running at the same
   // time either sees the complete file or makes its own link fail and reads the winner's key.
   const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
   try {
-    await writeFile(draft, `${key}\n`, { mode: 0o600, flag: 'wx' })
+    await writeOwnerOnlyFile(draft, `${key}\n`, 'wx')
     await link(draft, path)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    const winner = await readKey(path)
+    const winner = await readKey(path, warn)
     if (winner === undefined) throw error
     return { key: winner, path, made: false }
   } finally {
@@ -44,7 +57,7 @@ export async function keptApiKey(dataDir: string): Promise<KeptApiKey> {
 }
 
 /** The key kept in `path`; undefined when there is no such file. */
-async function readKey(path: string): Promise<string | undefined> {
+async function readKey(path: string, warn: Warn): Promise<string | undefined> {
   let file: Awaited<ReturnType<typeof open>>
   try {
     file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW)
@@ -61,9 +74,21 @@ async function readKey(path: string): Promise<string | undefined> {
     if (!stats.isFile()) throw new Error(`${path} is not a plain file`)
     if ((stats.mode & 0o077) !== 0) {
       const mode = (stats.mode & 0o777).toString(8).padStart(4, '0')
-      throw new Error(
-        `${path} is open to other users (mode ${mode}); refusing to use its key. ` +
-          `Run \`chmod 600 ${path}\`, or set API_KEYS`,
+      // Narrowed on the open file, so it is the file read that was narrowed.
+      const refusal = await file.chmod(ownerOnly.file).then(
+        () => undefined,
+        (error: NodeJS.ErrnoException) => error.code ?? 'chmod failed',
+      )
+      if (refusal) {
+        throw new Error(
+          `${path} is open to other users (mode ${mode}) and could not be made 0600 ` +
+            `(${refusal}); refusing to use its key. Run \`chmod 600 ${path}\` as its owner, ` +
+            'or set API_KEYS',
+        )
+      }
+      warn(
+        `warning: ${path} was open to other users (mode ${mode}); it is 0600 now. Whoever ` +
+          'read it has the key: delete the file to have a new key made, or set API_KEYS',
       )
     }
     const key = (await file.readFile('utf8')).trim()

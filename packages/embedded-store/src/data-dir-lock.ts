@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { realpath, unlink } from 'node:fs/promises'
+import { chmod, realpath, unlink } from 'node:fs/promises'
 import { connect, createServer, type Server } from 'node:net'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { ownerOnly } from './owner-only.js'
 
 /** Who holds a data directory, as its holder tells whoever asks. */
 export type LockOwner = { pid: number; host: string; since: string; service: string }
@@ -49,6 +50,9 @@ export async function lockDataDir(dir: string, service: string): Promise<DataDir
       await listen(server, path)
       // The lock must not keep the process alive: the service's own server does that.
       server.unref()
+      // Only its owner's processes may ask who holds the directory (which is 0700 already, so a
+      // failure is no reason to stop); a socket in Linux's abstract namespace has no file.
+      if (!path.startsWith('\0')) await chmod(path, ownerOnly.file).catch(() => {})
       return { release: () => new Promise((resolve) => server.close(() => resolve())) }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error

@@ -1,11 +1,18 @@
 import { closeSync, openSync } from 'node:fs'
-import { mkdir, stat, unlink, writeFile } from 'node:fs/promises'
+import { stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
 import { type Database, open, type RootDatabase } from 'lmdb'
 import { checkMetaPages } from './check-meta-pages.js'
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js'
 import { DiskReserve } from './disk-reserve.js'
+import {
+  narrowToOwner,
+  ownerOnly,
+  ownerOnlyDir,
+  warnOnce,
+  writeOwnerOnlyFile,
+} from './owner-only.js'
 import { readThroughInChild } from './read-through-in-child.js'
 import { ignoreRejectedCommitEchoes } from './rejected-commit-echoes.js'
 import { StoreDamagedError } from './storage-errors.js'
@@ -52,26 +59,43 @@ export class EmbeddedEnv {
 
   /**
    * Takes `dataDir` for `service` (DataDirInUseError when another process has it) and opens its
-   * store. @throws StoreDamagedError naming the file when the engine cannot read it as it is
+   * store. The directory is made 0700 and the store's files 0600, wider modes narrowed; `warn`
+   * hears of each that stays open to other users (by default, a line on stderr).
+   * @throws StoreDamagedError naming the file when the engine cannot read it as it is
    */
-  static async open(dataDir: string, service: string): Promise<EmbeddedEnv> {
-    await mkdir(dataDir, { recursive: true })
+  static async open(
+    dataDir: string,
+    service: string,
+    { warn = warnOnce }: { warn?: (line: string) => void } = {},
+  ): Promise<EmbeddedEnv> {
+    const warnings = new Set<string | undefined>([await ownerOnlyDir(dataDir)])
     const lock = await lockDataDir(dataDir, service)
     const file = join(dataDir, `${service}.mdb`)
+    // Those there already before they are read, those the engine makes once it has made them.
+    const narrowFiles = async () => {
+      for (const path of [file, `${file}-lock`]) {
+        warnings.add(await narrowToOwner(path, ownerOnly.file))
+      }
+    }
     let root: RootDatabase | undefined
     try {
+      await narrowFiles()
       await checkMetaPages(file)
       // The engine's commits never leave a damaged page behind, even when the process dies;
       // damage comes from outside (a failing disk, a hand edit, a copy taken mid-write), so the
       // whole store is read through first unless the last process to hold it closed it.
       if (!(await takeCleanCloseMark(dataDir, service))) await readThroughInChild(file)
-      root = open({
+      const options = {
         path: file,
         maxDbs: 16,
         // The commit waits for its sync, so a resolved write survives a power loss, not only a
         // crash of the process (with overlapping sync it would resolve before).
         overlappingSync: false,
-      })
+        // The mode of the files the engine makes (0664 otherwise); lmdb's types leave it out.
+        permissionsMode: ownerOnly.file,
+      }
+      root = open(options)
+      await narrowFiles()
       await checkSize(file, root)
       ignoreRejectedCommitEchoes()
       return new EmbeddedEnv(dataDir, service, root, lock)
@@ -82,6 +106,8 @@ export class EmbeddedEnv {
       // The engine's own refusals (not an LMDB file, a wrong version, a corrupt page) say MDB_.
       if (error instanceof StoreDamagedError || !/MDB_/.test(message)) throw error
       throw new StoreDamagedError(file, message, { cause: error })
+    } finally {
+      for (const line of warnings) if (line) warn(line)
     }
   }
 
@@ -143,7 +169,7 @@ export class EmbeddedEnv {
   async close(): Promise<void> {
     await this.#root.close()
     closeSync(this.#reserveFd)
-    await writeFile(cleanCloseMark(this.dataDir, this.service), '')
+    await writeOwnerOnlyFile(cleanCloseMark(this.dataDir, this.service), '')
     await this.#lock.release()
   }
 

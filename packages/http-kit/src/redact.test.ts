@@ -22,6 +22,27 @@ describe('redactUrl', () => {
     expect(redactUrl('mongodb://ada:pa ss@db.example/')).toContain('db.example')
   })
 
+  it.each([
+    [
+      'mongodb://db/?tls=true&tlsCertificateKeyFile=/etc/key.pem&tlsCertificateKeyFilePassword=kfp1',
+      'mongodb://db/?tls=true&tlsCertificateKeyFile=/etc/key.pem&tlsCertificateKeyFilePassword=***',
+    ],
+    [
+      'mongodb://db/?authMechanism=MONGODB-AWS&authMechanismProperties=AWS_SESSION_TOKEN:t%2Bk,SERVICE_NAME:x&w=1',
+      'mongodb://db/?authMechanism=MONGODB-AWS&authMechanismProperties=***&w=1',
+    ],
+    [
+      'mongodb://ada:pw@db/?proxyHost=p&proxyPassword=pp1#frag',
+      'mongodb://ada:***@db/?proxyHost=p&proxyPassword=***#frag',
+    ],
+    [
+      'https://api.example/v3?api_key=k1&access_token=t1&X-Amz-Security-Token=s1&clientSecret=c1&page=2',
+      'https://api.example/v3?api_key=***&access_token=***&X-Amz-Security-Token=***&clientSecret=***&page=2',
+    ],
+  ])('hides the secret query options of %s, keeping the others', (url, redacted) => {
+    expect(redactUrl(url)).toBe(redacted)
+  })
+
   it('leaves a URL without credentials as it is', () => {
     for (const url of [
       'http://localhost:4001',
@@ -49,6 +70,29 @@ describe('redactText', () => {
     )
   })
 
+  it('hides secret options in a message, in the forms a driver or a library prints them', () => {
+    const message =
+      'failed (database at mongodb://db/?tlsCertificateKeyFilePassword=kfp1). ' +
+      'Options {"proxyPassword":"pp1", sslPass: \'sp1\'}, AWS_SESSION_TOKEN:tok1, x-apikey=k1'
+    expect(redactText(message)).toBe(
+      'failed (database at mongodb://db/?tlsCertificateKeyFilePassword=***). ' +
+        'Options {"proxyPassword":"***", sslPass: \'***\'}, AWS_SESSION_TOKEN:***, x-apikey=***',
+    )
+  })
+
+  it('keeps what only looks like an option: a path, a time, a prose colon, a stack', () => {
+    const message =
+      'open /data/key.pem at 12:30: keyFile=/data/key.pem, the key: rotate it\n' +
+      '    at keptApiKey (/srv/mail/api-key-file.ts:45:12)'
+    expect(redactText(message)).toBe(message)
+  })
+
+  it('replaces a longer secret before one it holds, leaving nothing of it', () => {
+    expect(redactText('pre-s3cret-post and s3cret', ['s3cret', 'pre-s3cret-post'])).toBe(
+      '*** and ***',
+    )
+  })
+
   it('ignores empty secrets', () => {
     expect(redactText('nothing to hide', [''])).toBe('nothing to hide')
   })
@@ -60,6 +104,27 @@ describe('secretsOfUrl', () => {
     expect(secretsOfUrl('https://token123@api.example')).toEqual(['token123'])
     expect(secretsOfUrl('mongodb://db.example/')).toEqual([])
     expect(secretsOfUrl('/mail')).toEqual([])
+  })
+
+  it('gives the values of secret query options as written, percent-decoded and form-decoded', () => {
+    expect(
+      secretsOfUrl(
+        'mongodb://db/?w=1&tlsCertificateKeyFilePassword=a%40b+c&tlsCertificateKeyFile=f',
+      ),
+    ).toEqual(['a%40b+c', 'a@b+c', 'a@b c'])
+  })
+
+  it('gives authMechanismProperties whole and its secret properties alone, not the others', () => {
+    expect(
+      secretsOfUrl(
+        'mongodb+srv://db/?authMechanismProperties=SERVICE_NAME:mongodb,AWS_SESSION_TOKEN:t%2F1',
+      ),
+    ).toEqual([
+      'SERVICE_NAME:mongodb,AWS_SESSION_TOKEN:t%2F1',
+      'SERVICE_NAME:mongodb,AWS_SESSION_TOKEN:t/1',
+      't%2F1',
+      't/1',
+    ])
   })
 })
 
@@ -73,12 +138,18 @@ describe('shownValue', () => {
 
 describe('secretsOfEnv', () => {
   it('gives every key, each item of a comma list too, and the passwords of URLs', () => {
-    const raw = { KEYS: ' one,two ', URL: 'https://ada:pw@host', NAME: 'films', OTHER: 'x' }
+    const raw = {
+      KEYS: ' one,two ',
+      URL: 'https://ada:pw@host/?token=tk',
+      NAME: 'films',
+      OTHER: 'x',
+    }
     expect(secretsOfEnv(raw, ['KEYS', 'URL', 'NAME'], new Set(['KEYS']))).toEqual([
       'one,two',
       'one',
       'two',
       'pw',
+      'tk',
     ])
   })
 })

@@ -8,6 +8,7 @@ export {
   type WireCase,
   wranglerExitsOnCutBodies,
 } from './differential.js'
+export { canRunAsAnotherUser, entryAsUser, nobody } from './entry-as-user.js'
 export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
 export { implicitMethodProblems } from './implicit-methods-check.js'
 export { type LargeUploadResult, largeUpload } from './large-upload.js'

@@ -1,0 +1,35 @@
+import { writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/** The user nobody, which owns nothing the tests make. */
+export const nobody = { uid: 65534, gid: 65534 } as const
+
+/** Whether this process may run an entry as another user: root on Linux. */
+export const canRunAsAnotherUser = process.platform === 'linux' && process.getuid?.() === 0
+
+/**
+ * Writes into `dir` a script that runs the built `entry` (from `cwd`) as the user `uid` and group
+ * `gid`, and answers its path, for `BuiltEntry.start`: what a service does with a DATA_DIR that
+ * belongs to someone else. The script is read as root, gives up root, then loads the entry,
+ * which every user may read. Root only (`canRunAsAnotherUser`).
+ * @example
+ * const script = await entryAsUser('dist/server.js', nobody, { cwd, dir: scratch })
+ * const service = await BuiltEntry.start(script, { cwd, env: { DATA_DIR } })
+ */
+export async function entryAsUser(
+  entry: string,
+  { uid, gid }: { uid: number; gid: number },
+  { cwd, dir }: { cwd: string; dir: string },
+): Promise<string> {
+  const url = pathToFileURL(resolve(cwd, entry)).href
+  const script = join(dir, `entry-as-${uid}.mjs`)
+  const lines = [
+    `process.setgroups([${gid}])`,
+    `process.setgid(${gid})`,
+    `process.setuid(${uid})`,
+    `await import(${JSON.stringify(url)})`,
+  ]
+  await writeFile(script, `${lines.join('\n')}\n`)
+  return script
+}
