@@ -83,6 +83,25 @@ describe('the built service against one abusive client', () => {
     expect(await (await fetch(`${service.url}/items`)).json()).toEqual([])
   })
 
+  it('answers 408 to a chunked body that trickles in past BODY_TIMEOUT_MS', async () => {
+    const service = await startService({
+      DATA_DIR: await temporaryDataDir(),
+      BODY_TIMEOUT_MS: '1000',
+    })
+    const slow = await RawConnection.open(service.url)
+    const headers = {
+      host: 'items.test',
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+    }
+    await slow.send(rawRequest('POST', '/items', headers))
+    const trickle = setInterval(() => void slow.send('1\r\n{\r\n'), 200)
+    const answer = await slow.answer({ waitMs: 5_000 })
+    clearInterval(trickle)
+    expect(answer?.status).toBe(408)
+    expect(answer?.headers.connection).toBe('close')
+  })
+
   it('counts streams per client address on the Worker too (cf-connecting-ip)', async () => {
     const worker = await WorkerUnderTest.start({ EVENTS_MAX_STREAMS_PER_CLIENT: '2' })
     try {

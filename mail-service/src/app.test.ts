@@ -142,3 +142,32 @@ describe('API keys', () => {
     )
   })
 })
+
+describe('a body that does not arrive', () => {
+  it('is answered 408 after BODY_TIMEOUT_MS, and nothing is sent', async () => {
+    const t = await testApp({ bodyTimeoutMs: 200 })
+    try {
+      const trickle = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"email":'))
+        },
+      })
+      const started = performance.now()
+      const response = await t.app.request('/sendmail', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-apikey': apiKey },
+        body: trickle,
+        duplex: 'half',
+      } as RequestInit)
+      expect(response.status).toBe(408)
+      expect(await response.json()).toEqual({
+        error: 'the request body did not arrive within 0.2 s',
+      })
+      expect(response.headers.get('connection')).toBe('close')
+      expect(performance.now() - started).toBeLessThan(2_000)
+      expect(await t.outbox?.list({ limit: 10 })).toEqual([])
+    } finally {
+      await t.cleanup()
+    }
+  })
+})

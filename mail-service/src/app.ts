@@ -1,4 +1,5 @@
 import { addDocsRoutes, createServiceApp, redactText } from '@movies-and-mail/http-kit'
+import { recordReader } from './api-keys/key-owner.js'
 import { healthApp } from './health/health.app.js'
 import type { IdempotencyStore } from './idempotency/idempotency-store.js'
 import type { MailLog } from './mail-log/mail-log.js'
@@ -18,8 +19,15 @@ export type AppDeps = {
   outbox?: OutboxMailer
   /** Accepted `x-apikey` values; with none, every call that needs a key is refused. */
   apiKeys: readonly string[]
-  /** `['*']` or the exact origins a browser may call from. */
+  /**
+   * The keys (among `apiKeys`) that list every record of the mail log and the outbox; every
+   * other key lists the records it made. None by default.
+   */
+  adminApiKeys?: readonly string[]
+  /** The origins whose pages may write without the key; every send needs one here anyway. */
   corsOrigins: readonly string[]
+  /** How long a request's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. */
+  bodyTimeoutMs?: number
   template: MailTemplate
   /** One line per request goes here, newline included. */
   log?: (line: string) => void
@@ -49,6 +57,7 @@ export function createApp({
   mailLog,
   outbox,
   apiKeys,
+  adminApiKeys = [],
   corsOrigins,
   template,
   log = (line) => console.log(line.trimEnd()),
@@ -59,6 +68,7 @@ export function createApp({
   rateLimits = { perRecipient: null, perKey: null },
   timeoutMs = 10_000,
   background = new Background(),
+  bodyTimeoutMs,
 }: AppDeps) {
   // An error line may quote a library's message, and with it a URL that holds a password.
   const logError = (line: string) => writeError(redactText(line))
@@ -70,6 +80,7 @@ export function createApp({
     logError: (line) => logError(line.trimEnd()),
     corsOrigins,
     apiKeys,
+    ...(bodyTimeoutMs !== undefined && { bodyTimeoutMs }),
   })
   // A sub-app mounted with `route` validates with this app's hook (the kit's 400 answers).
   // Every store a send needs: the log and keys and counts may live in different places.
@@ -82,7 +93,7 @@ export function createApp({
       ...{ idempotency, counter, rateLimits, timeoutMs, background },
     }),
   )
-  app.route('/', recordsApp({ mailLog, outbox, logError }))
+  app.route('/', recordsApp({ mailLog, outbox, readerOf: recordReader(adminApiKeys), logError }))
   addDocsRoutes(app, {
     title: 'Mail service',
     version: '1.0.0',

@@ -8,6 +8,7 @@ describe('parseEnv', () => {
       port: 4001,
       host: '127.0.0.1',
       apiKeys: [],
+      adminApiKeys: [],
       transport: { kind: 'outbox' },
       mail: {
         from: 'Movies <no-reply@outbox.local>',
@@ -29,6 +30,26 @@ describe('parseEnv', () => {
       bodyTimeoutMs: 30_000,
     })
   })
+
+  it('reads ADMIN_API_KEYS, each of which must also be one of API_KEYS', () => {
+    const settings = parseEnv({ API_KEYS: 'k1,k2,ops', ADMIN_API_KEYS: ' ops ' })
+    expect([settings.apiKeys, settings.adminApiKeys]).toEqual([['k1', 'k2', 'ops'], ['ops']])
+  })
+
+  it.each([
+    [{ API_KEYS: 'k1', ADMIN_API_KEYS: 'ops-secret' }, 'key 1 of 1 is not'],
+    [{ API_KEYS: 'k1,ops', ADMIN_API_KEYS: 'ops,x-secret,y-secret' }, 'keys 2, 3 of 3 are not'],
+    [{ ADMIN_API_KEYS: 'ops-secret' }, 'key 1 of 1 is not (API_KEYS is not set)'],
+  ])(
+    'stops the start for an admin key that is not accepted, naming ADMIN_API_KEYS but no key',
+    (env, which) => {
+      const message = thrownBy(() => parseEnv(env))
+      expect(message).toContain(
+        `ADMIN_API_KEYS (value not shown): each key must also be one of API_KEYS; ${which}`,
+      )
+      expect(message).not.toMatch(/secret|k1/)
+    },
+  )
 
   it('reads the rate limits, with 0 for none', () => {
     const settings = parseEnv({ RATE_LIMIT_PER_RECIPIENT: '10/1d', RATE_LIMIT_PER_KEY: '0' })
@@ -209,16 +230,17 @@ describe('parseEnv', () => {
     expect(
       secretValues({
         API_KEYS: 'one, two',
+        ADMIN_API_KEYS: 'two',
         MAIL_APIKEY: 'key-1',
         DETA_PROJECT_KEY: 'a0_secret',
         MAIL_API_URL: 'https://user:p%40ss@host',
       }),
-    ).toEqual(['one, two', 'one', 'two', 'key-1', 'p%40ss', 'p@ss', 'a0_secret'])
+    ).toEqual(['one, two', 'one', 'two', 'two', 'key-1', 'p%40ss', 'p@ss', 'a0_secret'])
   })
 
   it('names every setting it reads', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST API_KEYS MAIL_APIKEY MAIL_DOMAIN MAIL_REGION MAIL_API_URL MAIL_FROM MAIL_SUBJECT MAIL_TEXT MAIL_TIMEOUT_MS MAIL_GIVE_UP_MS RATE_LIMIT_PER_RECIPIENT RATE_LIMIT_PER_KEY MAILLOG_RETENTION_DAYS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_TRANSPORT DETA_PROJECT_KEY DETA_BASE_HOST MAIL_CONNECTION_URL MAIL_DB_NAME DATA_DIR CORS_ORIGINS'
+      'PORT HOST API_KEYS ADMIN_API_KEYS MAIL_APIKEY MAIL_DOMAIN MAIL_REGION MAIL_API_URL MAIL_FROM MAIL_SUBJECT MAIL_TEXT MAIL_TIMEOUT_MS MAIL_GIVE_UP_MS RATE_LIMIT_PER_RECIPIENT RATE_LIMIT_PER_KEY MAILLOG_RETENTION_DAYS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_TRANSPORT DETA_PROJECT_KEY DETA_BASE_HOST MAIL_CONNECTION_URL MAIL_DB_NAME DATA_DIR CORS_ORIGINS'
         .split(' ')
         .sort(),
     )

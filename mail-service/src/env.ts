@@ -1,5 +1,4 @@
 import {
-  commaList,
   defineSettings,
   httpUrl,
   milliseconds,
@@ -11,11 +10,11 @@ import {
   text,
 } from '@movies-and-mail/http-kit'
 import { z } from 'zod'
+import { adminKeysOf, keyList } from './api-keys/key-settings.js'
 import { type RateLimit, rateLimitSetting } from './rate-limits/rate-limit.js'
 
 const mailgunHosts = { us: 'https://api.mailgun.net', eu: 'https://api.eu.mailgun.net' } as const
 
-const noSpaceOrControl = /^[^\s\p{Cc}]+$/u
 const timeoutMs = milliseconds({ max: 600_000 })
 
 /** Where and how mail is sent; `mailgun` carries the provider's secrets. */
@@ -26,6 +25,8 @@ export type Transport =
 export type Settings = ServiceSettings & {
   /** Accepted `x-apikey` values; empty when API_KEYS is unset. */
   apiKeys: string[]
+  /** The keys of `apiKeys` that read every record of the mail log and the outbox. */
+  adminApiKeys: string[]
   transport: Transport
   /** `timeoutMs`: the client's wait; `giveUpMs`: how long a slower send is still followed. */
   mail: { from: string; subject: string; text: string; timeoutMs: number; giveUpMs: number }
@@ -55,9 +56,8 @@ export const {
 } = defineSettings(
   {
     ...serviceSettings({ port: 4001 }),
-    API_KEYS: commaList()
-      .refine((keys) => keys.every((key) => noSpaceOrControl.test(key)), 'keys may not hold spaces')
-      .default([]),
+    API_KEYS: keyList(),
+    ADMIN_API_KEYS: keyList(),
     MAIL_APIKEY: text()
       .refine((key) => /^[\x21-\x7e]+$/.test(key), 'must be printable ASCII without spaces')
       .optional(),
@@ -111,10 +111,11 @@ export const {
       .optional(),
   },
   {
-    keys: ['API_KEYS', 'MAIL_APIKEY', 'DETA_PROJECT_KEY'],
+    keys: ['API_KEYS', 'ADMIN_API_KEYS', 'MAIL_APIKEY', 'DETA_PROJECT_KEY'],
     toSettings: (env): Settings => ({
       ...serviceSettingsOf(env),
       apiKeys: env.API_KEYS,
+      adminApiKeys: adminKeysOf(env),
       transport: pickTransport(env),
       mail: {
         from: env.MAIL_FROM ?? `Movies <no-reply@${env.MAIL_DOMAIN ?? 'outbox.local'}>`,

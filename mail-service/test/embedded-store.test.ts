@@ -91,20 +91,22 @@ describe('the log files of the NeDB release in DATA_DIR', () => {
   it('are imported at the first start, said so, and kept as they were', async () => {
     const file = join(dataDir, 'maillog.db')
     await writeFile(file, maillog)
-    // Its records are from 2024: a retention of 100 years keeps them.
-    const first = await start({ MAILLOG_RETENTION_DAYS: '36500' })
+    // Its records are from 2024: a retention of 100 years keeps them. They have no owner, so
+    // only an admin key lists them.
+    const admin = { ADMIN_API_KEYS: apiKey }
+    const first = await start({ MAILLOG_RETENTION_DAYS: '36500', ...admin })
     expect(first.output).toContain(`imported 1 record from ${file}; that file is kept as it was`)
     expect((await read(first, '/maillog')).body).toEqual([record(2)])
     expect((await send(first, 3)).status).toBe(201)
     await killed(first)
 
-    const second = await start({ MAILLOG_RETENTION_DAYS: '36500' })
+    const second = await start({ MAILLOG_RETENTION_DAYS: '36500', ...admin })
     expect(second.output).not.toContain('imported')
     expect((await read(second, '/maillog')).body).toMatchObject([{ name: 'Reader 3' }, record(2)])
     await killed(second)
 
     // With the default retention of 90 days, the record from 2024 goes; today's stays.
-    const third = await start()
+    const third = await start(admin)
     expect((await read(third, '/maillog')).body).toMatchObject([{ name: 'Reader 3' }])
     expect(await readFile(file, 'utf8')).toBe(maillog)
   })

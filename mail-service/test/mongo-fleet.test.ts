@@ -10,6 +10,7 @@ import {
 } from '@movies-and-mail/test-kit'
 import { MongoClient, ObjectId } from 'mongodb'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { keyDigest } from '../src/api-keys/key-owner.js'
 import { databaseName } from './support/mongo-server.js'
 import { ensureBuilt, startServer } from './support/run-server.js'
 
@@ -126,11 +127,13 @@ describe('two mail-service processes on one MongoDB database', () => {
   })
 
   it('make no outbox id twice after a message a clock 30 s ahead kept', async () => {
-    // In outbox mode the outbox's insert is the send: a duplicate id was a 503.
+    // In outbox mode the outbox's insert is the send: a duplicate id was a 503. The message is
+    // filed under the fleet's key, as its sends are.
     const client = await new MongoClient(mongoUrl()).connect()
     const ahead = Math.floor(Date.now() / 1000) + 30
     const _id = new ObjectId(`${ahead.toString(16)}0000000000000001`)
-    const message = { _id, createdAt: new Date(ahead * 1000), to: 'x@example.com' }
+    const owner = await keyDigest(apiKey)
+    const message = { _id, createdAt: new Date(ahead * 1000), to: 'x@example.com', owner }
     await client.db(dbName).collection('outbox').insertOne(message)
     await client.close()
     const [one, two] = await startFleet({ outbox: true })

@@ -25,7 +25,8 @@ export type DurableMailLogOptions = {
  * by every isolate and kept across restarts. The object is the log's one writer: it keeps the
  * `_id` this isolate proposes unless it does not sort after the log's newest, so pages newest
  * first are in the order the object stored the records. A page is one indexed read of `limit`
- * rows; with `retentionDays`, the records past it go in the transaction of each insert.
+ * rows, of one owner's when asked (`MailRecordsTable`); with `retentionDays`, the records past
+ * it go in the transaction of each insert.
  * @example new DurableMailLog<MailLogEntry>(new MailState(env.MAIL_STATE), { log: 'maillog' })
  */
 export class DurableMailLog<T extends object> implements MailLog<T> {
@@ -41,7 +42,7 @@ export class DurableMailLog<T extends object> implements MailLog<T> {
     this.#ids = ids
   }
 
-  async insert(record: T): Promise<Stored<T>> {
+  async insert(record: T, owner?: string): Promise<Stored<T>> {
     const json = JSON.stringify(record)
     const proposed = this.#ids.next()
     const keepFrom =
@@ -49,13 +50,15 @@ export class DurableMailLog<T extends object> implements MailLog<T> {
         ? undefined
         : firstIdAt(new Date(Date.now() - this.#retentionMs))
     const id = await this.#state.call((object) =>
-      object.insertRecord(this.#log, proposed, json, keepFrom),
+      object.insertRecord(this.#log, proposed, json, keepFrom, owner),
     )
     return { ...record, _id: id }
   }
 
-  async list({ limit, before }: ListOptions): Promise<Stored<T>[]> {
-    const rows = await this.#state.call((object) => object.listRecords(this.#log, limit, before))
+  async list({ limit, before, owner }: ListOptions): Promise<Stored<T>[]> {
+    const rows = await this.#state.call((object) =>
+      object.listRecords(this.#log, limit, before, owner),
+    )
     return rows.map(({ id, json }) => ({ ...(JSON.parse(json) as T), _id: id }))
   }
 

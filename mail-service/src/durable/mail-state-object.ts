@@ -60,12 +60,21 @@ export class MailStateObject extends DurableObject<unknown> {
     return this.#inOneTransaction(() => this.#counts.prune(now))
   }
 
-  insertRecord(log: LogName, proposedId: string, json: string, keepFrom?: string): string {
-    return this.#inOneTransaction(() => this.#records.insert(log, proposedId, json, keepFrom))
+  // The owner comes last in both: a call of an isolate still on the release before, whose
+  // records had no owner, means what it meant then (a record without one; every record).
+  insertRecord(
+    log: LogName,
+    proposedId: string,
+    json: string,
+    keepFrom?: string,
+    owner?: string,
+  ): string {
+    const record = { proposedId, json, keepFrom, owner }
+    return this.#inOneTransaction(() => this.#records.insert(log, record))
   }
 
-  listRecords(log: LogName, limit: number, before?: string): StoredRow[] {
-    return this.#inOneTransaction(() => this.#records.list(log, limit, before))
+  listRecords(log: LogName, limit: number, before?: string, owner?: string): StoredRow[] {
+    return this.#inOneTransaction(() => this.#records.list(log, { limit, before, owner }))
   }
 
   pruneRecords(log: LogName, firstKept: string): number {

@@ -52,6 +52,21 @@ describe('DetaMailLog', () => {
     })
   })
 
+  it("keeps the owner in the item, and asks the Base for one owner's records by the field", async () => {
+    const log = new DetaMailLog({ projectKey, host: deta.host, baseName: 'maillog' })
+    const owner = '1f'.repeat(16)
+    const stored = await log.insert({ email: 'ada@example.com' }, owner)
+    expect(deta.items('maillog')).toEqual([{ email: 'ada@example.com', owner, key: stored._id }])
+    deta.requests.length = 0
+    expect(await log.list({ limit: 5, owner })).toEqual([stored])
+    expect(deta.requests).toEqual([
+      expect.objectContaining({
+        path: '/v1/a0abc123/maillog/query',
+        body: expect.objectContaining({ query: [{ owner }], sort: 'desc' }),
+      }),
+    ])
+  })
+
   it('rejects when the host answers with an error, and when nothing listens', async () => {
     const log = new DetaMailLog({ projectKey, host: deta.host, baseName: 'maillog' })
     deta.failing.add('maillog')

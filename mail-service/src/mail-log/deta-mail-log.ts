@@ -17,7 +17,8 @@ export type DetaMailLogOptions = {
 }
 
 /**
- * Keeps records in a Deta Base through the `deta` SDK; the record's `_id` is the Base key.
+ * Keeps records in a Deta Base through the `deta` SDK; the record's `_id` is the Base key, its
+ * owner the item's field `owner`.
  * `host` is any Deta-Base-compatible host: it is passed to the SDK explicitly because the
  * SDK's browser build, which a Worker bundle gets, ignores `DETA_BASE_HOST`.
  * Retention is the Base's own: each insert carries `expireIn` (the SDK sends `__expires`).
@@ -32,9 +33,9 @@ export class DetaMailLog<T extends object> implements MailLog<T> {
     this.#expireIn = retentionDays === undefined ? undefined : retentionDays * secondsPerDay
   }
 
-  async insert(record: T): Promise<Stored<T>> {
+  async insert(record: T, owner?: string): Promise<Stored<T>> {
     const item = (await this.#base.insert(
-      record as Record<string, never>,
+      (owner === undefined ? record : { ...record, owner }) as Record<string, never>,
       recordIds.next(),
       this.#expireIn === undefined ? undefined : { expireIn: this.#expireIn },
     )) as DetaItem
@@ -42,17 +43,20 @@ export class DetaMailLog<T extends object> implements MailLog<T> {
   }
 
   /**
-   * Costs a read of the whole Base, one request per 1,000 records, for every page: a compatible
-   * host may ignore the requested order, so no page can be known to be the last that matters.
+   * Costs a read of the records the page may come from, one request per 1,000, for every page:
+   * those of `owner`, which the Base selects by its query on the field, or, for an admin's
+   * list, the whole Base. A compatible host may ignore the requested order, so no request can
+   * be known to be the last that matters.
    * Only the records before `before` are kept, and no more than twice `limit` of them at once
    * (the newest are selected as they come, O(n log limit)), so memory follows `limit`, not the
    * Base's size.
    */
-  async list({ limit, before }: ListOptions): Promise<Stored<T>[]> {
+  async list({ limit, before, owner }: ListOptions): Promise<Stored<T>[]> {
+    const query = owner === undefined ? [] : [{ owner }]
     let kept: DetaItem[] = []
     let last: string | undefined
     do {
-      const page = await this.#base.fetch([], { limit: pageSize, last, desc: true })
+      const page = await this.#base.fetch(query, { limit: pageSize, last, desc: true })
       for (const item of page.items as DetaItem[]) {
         if (before !== undefined && item.key >= before) continue
         kept.push(item)
@@ -84,8 +88,11 @@ function newest(items: DetaItem[], limit: number): DetaItem[] {
   return items.sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0)).slice(0, limit)
 }
 
-/** The record as it was given: the key becomes `_id`, the Base's expiry stays in the Base. */
+/**
+ * The record as it was given: the key becomes `_id`; the owner and the Base's expiry stay in
+ * the Base.
+ */
 function fromItem<T>(item: DetaItem): Stored<T> {
-  const { key, __expires: _expires, ...fields } = item
+  const { key, __expires: _expires, owner: _owner, ...fields } = item
   return { ...fields, _id: key } as Stored<T>
 }

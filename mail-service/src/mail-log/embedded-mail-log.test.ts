@@ -63,12 +63,40 @@ describe('EmbeddedMailLog', () => {
     expect((await readdir(dir)).filter((file) => file.endsWith('.db'))).toEqual([])
   })
 
+  it("files each owned record in the owners' index, in the commit of the record", async () => {
+    const log = new EmbeddedMailLog(env, 'maillog')
+    const [k1, k2] = ['1f'.repeat(16), '2e'.repeat(16)]
+    const commit = vi.spyOn(env, 'commit')
+    const mine = await log.insert({ n: 1 }, k1)
+    const theirs = await log.insert({ n: 2 }, k2)
+    await log.insert({ n: 3 })
+    expect(commit).toHaveBeenCalledTimes(3)
+    const index = env.database<string>('maillog.owners', 'string')
+    expect([...index.getKeys()]).toEqual([`${k1}/${mine._id}`, `${k2}/${theirs._id}`])
+    expect(await log.list({ limit: 10, owner: k1 })).toEqual([mine])
+  })
+
+  it("forgets a pruned record's entry in the owners' index", async () => {
+    const log = new EmbeddedMailLog(env, 'maillog', { ids: new SortableIdSequence() })
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 40 * 86_400_000 })
+    try {
+      await log.insert({ n: 'old' }, '1f'.repeat(16))
+    } finally {
+      vi.useRealTimers()
+    }
+    const kept = await log.insert({ n: 'new' }, '1f'.repeat(16))
+    await expect(log.prune(new Date(Date.now() - 86_400_000))).resolves.toBe(1)
+    const index = env.database<string>('maillog.owners', 'string')
+    expect([...index.getKeys()]).toEqual([`${'1f'.repeat(16)}/${kept._id}`])
+  })
+
   it('rejects a record the disk has no room for, and keeps nothing of it', async () => {
     const log = new EmbeddedMailLog(env, 'maillog')
     const kept = await log.insert({ n: 1 })
     fillDisk()
-    await expect(log.insert({ n: 2 })).rejects.toThrow(StoreFullError)
+    await expect(log.insert({ n: 2 }, '1f'.repeat(16))).rejects.toThrow(StoreFullError)
     expect(await log.list({ limit: 10 })).toEqual([kept])
+    expect(await log.list({ limit: 10, owner: '1f'.repeat(16) })).toEqual([])
   })
 
   it('lets a failed write of the engine reach the caller as it is', async () => {

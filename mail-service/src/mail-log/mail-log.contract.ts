@@ -1,6 +1,7 @@
 import { SortableIdSequence } from '@movies-and-mail/http-kit'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { MailLog, MailLogEntry, Stored } from './mail-log.js'
+import { describeMailLogOwnersContract } from './mail-log-owners.contract.js'
 
 export type MailLogFixture = {
   log: MailLog<MailLogEntry>
@@ -29,7 +30,10 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000)
 /** A past time on a whole second, as the seconds in an `_id` are. */
 const secondsAgo = (seconds: number) => new Date((Math.floor(Date.now() / 1000) - seconds) * 1000)
 
-/** The behaviour every MailLog adapter must show; each adapter's test file runs it. */
+/**
+ * The behaviour every MailLog adapter must show, its owners' cases included
+ * (`mail-log-owners.contract.ts`); each adapter's test file runs it.
+ */
 export function describeMailLogContract(
   adapter: string,
   open: (seams: MailLogSeams) => Promise<MailLogFixture>,
@@ -152,4 +156,5 @@ export function describeMailLogContract(
       await reopened.close()
     })
   })
+  describeMailLogOwnersContract(adapter, open)
 }

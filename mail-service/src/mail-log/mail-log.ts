@@ -20,19 +20,31 @@ export type ListOptions = {
    * the previous page, so pages continue each other with no gap and no repeat.
    */
   before?: string | undefined
+  /**
+   * Only the records filed under this owner (the digest of the API key that made them, see
+   * `keyDigest`). Unset: every record, those made before records had owners included, which is
+   * an admin key's read. Every store filters in the database, and a page costs about the same
+   * whoever reads it (see each store).
+   */
+  owner?: string | undefined
 }
 
 /**
  * An append-only log of records, read newest first. The mail log uses it for sends and the
- * outbox for captured messages.
+ * outbox for captured messages. Each record may be filed under an owner, kept beside its fields
+ * and never answered with them.
  */
 export interface MailLog<T extends object = MailLogEntry> {
   /**
-   * Appends a record; resolves once the store has accepted it. Rejects when it cannot be
-   * stored, with StoreFullError when the disk is full.
+   * Appends a record, filed under `owner` when given (the digest of the API key that made it);
+   * resolves once the store has accepted it. Rejects when it cannot be stored, with
+   * StoreFullError when the disk is full.
    */
-  insert(record: T): Promise<Stored<T>>
-  /** The newest `limit` records (of those before `before`, when given), newest first. */
+  insert(record: T, owner?: string): Promise<Stored<T>>
+  /**
+   * The newest `limit` records (of those before `before`, and of `owner`, when given), newest
+   * first.
+   */
   list(options: ListOptions): Promise<Stored<T>[]>
   /**
    * Removes the records created before `olderThan`, by the time in their `_id`; resolves with

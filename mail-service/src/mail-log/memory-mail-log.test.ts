@@ -14,6 +14,14 @@ describe('MemoryMailLog', () => {
     expect((await log.list({ limit: 10 })).map((record) => record.n)).toEqual([5, 4, 3])
   })
 
+  it("drops the oldest from its owner's records too", async () => {
+    const log = new MemoryMailLog<{ n: number }>({ maxRecords: 2 })
+    await log.insert({ n: 1 }, 'k1')
+    await log.insert({ n: 2 }, 'k2')
+    await log.insert({ n: 3 }, 'k1')
+    expect((await log.list({ limit: 10, owner: 'k1' })).map((record) => record.n)).toEqual([3])
+  })
+
   it('keeps 10,000 records unless told otherwise, so the isolate never grows without bound', async () => {
     const log = new MemoryMailLog<{ n: number }>()
     for (let n = 1; n <= 10_001; n++) await log.insert({ n })

@@ -11,11 +11,14 @@ const entry: MailLogEntry = {
 }
 
 describe('MongoMailLog, as the server sees it', () => {
-  it('creates the TTL index on createdAt at MAILLOG_RETENTION_DAYS', async () => {
+  it("creates the TTL index on createdAt at MAILLOG_RETENTION_DAYS, and the owners' index", async () => {
     await (await open()).open('maillog')
     expect(pick(standIn().received('createIndexes')[0], 'createIndexes', 'indexes')).toEqual({
       createIndexes: 'maillog',
-      indexes: [{ key: { createdAt: 1 }, name: 'createdAt_ttl', expireAfterSeconds: 90 * 86_400 }],
+      indexes: [
+        { key: { createdAt: 1 }, name: 'createdAt_ttl', expireAfterSeconds: 90 * 86_400 },
+        { key: { owner: 1, _id: -1 }, name: 'owner_id' },
+      ],
     })
   })
 
@@ -55,6 +58,23 @@ describe('MongoMailLog, as the server sees it', () => {
       filter: { _id: { $lt: new ObjectId(before) } },
       sort: { _id: -1 },
       limit: 20,
+    })
+  })
+
+  it('keeps the owner in the document, and reads a page of one owner from its index', async () => {
+    const log = await (await open()).open<MailLogEntry>('maillog')
+    const owner = '1f'.repeat(16)
+    const stored = await log.insert(entry, owner)
+    expect(pick(standIn().received('insert')[0], 'documents')).toEqual({
+      documents: [expect.objectContaining({ ...entry, _id: new ObjectId(stored._id), owner })],
+    })
+    const before = 'f'.repeat(24)
+    expect(await log.list({ limit: 20, before, owner })).toEqual([stored])
+    expect(pick(standIn().received('find').at(-1), 'filter', 'sort', 'limit', 'hint')).toEqual({
+      filter: { owner, _id: { $lt: new ObjectId(before) } },
+      sort: { _id: -1 },
+      limit: 20,
+      hint: 'owner_id',
     })
   })
 

@@ -17,13 +17,18 @@ export type MongoMailLogOptions = {
   ids?: SortableIdSequence
 }
 
+/** The index a page of one owner's records is read from. */
+const ownerIndex = 'owner_id'
+
 /**
  * Keeps records in a MongoDB collection, shared by every process that uses the database. The
  * record's `_id` (24 hex digits, sorted by time) is stored as the ObjectId it is shaped like,
- * so a page is a read of the `_id` index backwards, from the newest or from the cursor. Each
+ * so a page is a read of the `_id` index backwards, from the newest or from the cursor; a page
+ * of one owner (the field `owner`) a read of the index `owner_id` (`{owner: 1, _id: -1}`), named
+ * in the query's `hint`, so `limit` entries are read whatever the other owners hold. Each
  * record also carries `createdAt`, the time in its `_id`, which a TTL index removes
  * `retentionDays` after; `prune` removes the same records at once. Records are answered as they
- * were given, without `createdAt`. Each operation settles within `timeoutMs`, with
+ * were given, without `owner` and `createdAt`. Each operation settles within `timeoutMs`, with
  * StoreUnavailableError when the database does not answer.
  * @example const mailLog = await MongoMailLog.open<MailLogEntry>(db, { name: 'maillog', timeoutMs, retentionDays: 90 })
  */
@@ -40,7 +45,7 @@ export class MongoMailLog<T extends object> implements MailLog<T> {
     this.#ids = ids
   }
 
-  /** The log in collection `name` of `db`, once its TTL index exists. */
+  /** The log in collection `name` of `db`, once its indexes (TTL, owners) exist. */
   static async open<T extends object>(
     db: Db,
     { name, timeoutMs, retentionDays, ids = recordIds }: MongoMailLogOptions,
@@ -48,6 +53,7 @@ export class MongoMailLog<T extends object> implements MailLog<T> {
     const expireAfterSeconds = retentionDays * secondsPerDay
     const indexes: IndexDescription[] = [
       { key: { createdAt: 1 }, name: 'createdAt_ttl', expireAfterSeconds },
+      { key: { owner: 1, _id: -1 }, name: ownerIndex },
     ]
     await ensureIndexes(db, name, indexes, timeoutMs)
     return new MongoMailLog<T>(db, name, timeoutMs, ids)
@@ -57,24 +63,30 @@ export class MongoMailLog<T extends object> implements MailLog<T> {
    * The record under an `_id` after every `_id` stored (`insertInOrder`): two processes never
    * make the same one, and newest first is creation order across them, clock skew included.
    */
-  async insert(record: T): Promise<Stored<T>> {
+  async insert(record: T, owner?: string): Promise<Stored<T>> {
     const _id = await this.#within(() =>
       insertInOrder(this.#records, this.#ids, (_id) => ({
         ...record,
         _id,
         createdAt: _id.getTimestamp(),
+        ...(owner !== undefined && { owner }),
       })),
     )
     return { ...record, _id: String(_id) }
   }
 
-  async list({ limit, before }: ListOptions): Promise<Stored<T>[]> {
-    const filter = before === undefined ? {} : { _id: { $lt: new ObjectId(before) } }
+  async list({ limit, before, owner }: ListOptions): Promise<Stored<T>[]> {
+    const filter = {
+      ...(owner !== undefined && { owner }),
+      ...(before !== undefined && { _id: { $lt: new ObjectId(before) } }),
+    }
+    const hint = owner === undefined ? {} : { hint: ownerIndex }
     const documents = await this.#within((signal) =>
-      this.#records.find(filter, { sort: { _id: -1 }, limit, signal }).toArray(),
+      this.#records.find(filter, { sort: { _id: -1 }, limit, ...hint, signal }).toArray(),
     )
     return documents.map(
-      ({ _id, createdAt: _, ...fields }) => ({ ...fields, _id: String(_id) }) as Stored<T>,
+      ({ _id, createdAt: _, owner: __, ...fields }) =>
+        ({ ...fields, _id: String(_id) }) as Stored<T>,
     )
   }
 

@@ -18,7 +18,11 @@ export type SendResult =
  * store errors when it cannot, as every store does.
  */
 export interface Mailer {
-  send(mail: OutgoingMail): Promise<SendResult>
+  /**
+   * @param owner the digest of the API key that asked (`keyDigest`): a transport that keeps the
+   * message (the outbox) files it under it; a provider is told nothing of it
+   */
+  send(mail: OutgoingMail, owner: string): Promise<SendResult>
 }
 
 /** The fixed parts of every message; `{name}` in `text` becomes the recipient's name. */

@@ -18,11 +18,12 @@ export class OutboxMailer implements Mailer {
     this.#store = store
   }
 
-  async send(mail: OutgoingMail): Promise<SendResult> {
+  /** Keeps the message under `owner`, the digest of the API key that sent it. */
+  async send(mail: OutgoingMail, owner: string): Promise<SendResult> {
     const now = new Date()
     const id = `<${timestamp(now)}.${randomHex(8)}@outbox.local>`
     try {
-      await this.#store.insert({ ...mail, id, queuedAt: now.toISOString() })
+      await this.#store.insert({ ...mail, id, queuedAt: now.toISOString() }, owner)
     } catch (error) {
       if (error instanceof StoreFullError) {
         throw new StoreFullError('no space left for the outbox', { cause: error })
@@ -33,7 +34,7 @@ export class OutboxMailer implements Mailer {
     return { ok: true, body: JSON.stringify(output), output }
   }
 
-  /** What was captured, newest first. */
+  /** What was captured, newest first: of one owner, or every message (`ListOptions`). */
   list(options: ListOptions): Promise<Stored<OutboxMessage>[]> {
     return this.#store.list(options)
   }

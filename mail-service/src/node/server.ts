@@ -1,5 +1,12 @@
 import { redactText, withDeadline } from '@movies-and-mail/http-kit'
-import { batchedLines, listen, reachableAt, stopOnSignals } from '@movies-and-mail/http-kit/node'
+import {
+  batchedLines,
+  listen,
+  openFilesLimit,
+  reachableAt,
+  stopOnSignals,
+  withinOpenFiles,
+} from '@movies-and-mail/http-kit/node'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'
@@ -24,13 +31,16 @@ async function main(): Promise<void> {
   const adapters = await openAdapters(settings, state.stores)
   opening = ''
   // Mail never runs open: without API_KEYS, the key made at the first start is kept in DATA_DIR.
+  // It is then the one key, and the operator's: it reads every record, as an admin key does.
   const kept = settings.apiKeys.length > 0 ? undefined : await keptApiKey(settings.dataDir)
   const apiKeys = kept ? [kept.key] : settings.apiKeys
   const background = new Background()
   const app = createApp({
     ...adapters,
     apiKeys,
+    adminApiKeys: kept ? [kept.key] : settings.adminApiKeys,
     corsOrigins: settings.corsOrigins,
+    bodyTimeoutMs: settings.bodyTimeoutMs,
     template: settings.mail,
     rateLimits: settings.rateLimits,
     timeoutMs: settings.mail.timeoutMs,
@@ -45,12 +55,19 @@ async function main(): Promise<void> {
   const { server, address, port } = await listen(app.fetch, {
     port: settings.port,
     host: settings.host,
+    // Connections stay within what the process may open; a slow body gets the app's own 408.
+    maxConnections: withinOpenFiles({ connections: Infinity, streams: 0 }, openFilesLimit())
+      .connections,
+    requestTimeoutMs: settings.bodyTimeoutMs * 2,
   })
   const { url, everywhere, local } = reachableAt(address, port)
   const banner = [
     `mail-service listening on ${url}${everywhere ? ' on every interface' : ''}`,
     `docs: ${local}/docs`,
-    ...describeSetup(settings, state.where),
+    // A URL in the settings may carry a secret in its query.
+    ...describeSetup(settings, state.where).map((line) =>
+      redactText(line, secretValues(process.env)),
+    ),
     ...(kept ? keyBanner(kept) : []),
   ]
   // One write, so whoever reads the output sees the banner whole (the key's frame included).

@@ -3,26 +3,32 @@ import type { Bucket } from './send-counter.js'
 
 export type RateLimits = { perRecipient: RateLimit | null; perKey: RateLimit | null }
 
-/** The address as limits count it: the domain in lower case, the local part as written. */
+/**
+ * The inbox an address reaches, as the recipient limit counts it: the whole address in lower
+ * case, and the local part without its `+tag` (`Ada+news@Example.com` is `ada@example.com`), so
+ * one inbox has one count however the address is spelt. Dots stay: only some providers ignore
+ * them (Gmail does), and elsewhere `a.da@` and `ada@` may be two people. A local part that
+ * starts with `+` has no tag to remove.
+ * @example recipientOf('Ada+news@Example.COM') // 'ada@example.com'
+ */
 export function recipientOf(email: string): string {
   const at = email.lastIndexOf('@')
-  return `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}`
+  const local = email.slice(0, at)
+  const plus = local.indexOf('+')
+  const untagged = plus > 0 ? local.slice(0, plus) : local
+  return `${untagged}@${email.slice(at + 1)}`.toLowerCase()
 }
 
-async function apiKeyDigest(apiKey: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiKey))
-  return Array.from(new Uint8Array(digest).slice(0, 16), (byte) =>
-    byte.toString(16).padStart(2, '0'),
-  ).join('')
-}
-
-/** The buckets a send to `email` with `apiKey` counts in; the key is kept as a digest only. */
-export async function bucketsFor(
-  { email, apiKey }: { email: string; apiKey: string },
+/**
+ * The buckets a send to `email` counts in: its recipient's, and its API key's, kept under the
+ * key's digest only (`keyDigest`).
+ */
+export function bucketsFor(
+  { email, keyDigest }: { email: string; keyDigest: string },
   { perRecipient, perKey }: RateLimits,
-): Promise<Bucket[]> {
+): Bucket[] {
   const buckets: Bucket[] = []
   if (perRecipient) buckets.push({ key: `to:${recipientOf(email)}`, limit: perRecipient })
-  if (perKey) buckets.push({ key: `key:${await apiKeyDigest(apiKey)}`, limit: perKey })
+  if (perKey) buckets.push({ key: `key:${keyDigest}`, limit: perKey })
   return buckets
 }

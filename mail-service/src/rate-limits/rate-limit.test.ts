@@ -29,8 +29,21 @@ describe('rateLimitSetting', () => {
 })
 
 describe('recipientOf', () => {
-  it('compares the domain without case and keeps the local part as written', () => {
-    expect(recipientOf('Ada@Example.COM')).toBe('Ada@example.com')
-    expect(recipientOf('ada@example.com')).not.toBe(recipientOf('ADA@example.com'))
+  it('counts an address in lower case, the local part included', () => {
+    expect(recipientOf('Ada@Example.COM')).toBe('ada@example.com')
+    expect(recipientOf('VICTIM@gmail.com')).toBe(recipientOf('victim@gmail.com'))
+  })
+
+  it('removes the +tag of the local part, but not of the domain', () => {
+    expect(recipientOf('victim+1@gmail.com')).toBe('victim@gmail.com')
+    expect(recipientOf('Victim+news+more@Gmail.com')).toBe('victim@gmail.com')
+  })
+
+  it('keeps the dots, which only some providers ignore', () => {
+    expect(recipientOf('v.ictim@gmail.com')).toBe('v.ictim@gmail.com')
+  })
+
+  it('keeps a local part that starts with +: it has no tag to remove', () => {
+    expect(recipientOf('+1@example.com')).toBe('+1@example.com')
   })
 })

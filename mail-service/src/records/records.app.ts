@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { StoreUnavailableError } from '@movies-and-mail/http-kit'
-import type { ListOptions, MailLog } from '../mail-log/mail-log.js'
+import type { RecordReader } from '../api-keys/key-owner.js'
+import type { MailLog } from '../mail-log/mail-log.js'
 import type { OutboxMailer } from '../mailer/outbox-mailer.js'
 import { mailLogRoute, outboxRoute } from './records.routes.js'
 
@@ -8,14 +9,17 @@ export type RecordsDeps = {
   mailLog: MailLog
   /** Present when the outbox transport is on. */
   outbox?: OutboxMailer
+  /** Whose records a key lists: its own, or every one for an admin key (`recordReader`). */
+  readerOf: RecordReader
   logError?: (line: string) => void
 }
 
 /**
  * `GET /maillog` and `GET /outbox`, both behind the API key (declared in their routes): a page
- * of records newest first, from `cursor` back; a full page links the next in `Link`.
+ * of the records the key made (an admin key: of every record) newest first, from `cursor` back;
+ * a full page links the next in `Link`.
  */
-export function recordsApp({ mailLog, outbox, logError = console.error }: RecordsDeps) {
+export function recordsApp({ mailLog, outbox, readerOf, logError = console.error }: RecordsDeps) {
   // The error handler answers it 503 with its message; the cause goes to the error log.
   const unavailable = (what: string, error: unknown) => {
     logError(`${what}: ${error instanceof Error ? error.message : String(error)}`)
@@ -24,8 +28,9 @@ export function recordsApp({ mailLog, outbox, logError = console.error }: Record
   return new OpenAPIHono()
     .openapi(mailLogRoute, async (c) => {
       const { limit, cursor } = c.req.valid('query')
+      const { owner } = await readerOf(c.req.header('x-apikey') ?? '')
       try {
-        const records = await mailLog.list({ limit, before: cursor })
+        const records = await mailLog.list({ limit, before: cursor, owner })
         return c.json(records, 200, nextPage('/maillog', limit, records))
       } catch (error) {
         throw unavailable('mail log', error)
@@ -34,9 +39,9 @@ export function recordsApp({ mailLog, outbox, logError = console.error }: Record
     .openapi(outboxRoute, async (c) => {
       if (!outbox) return c.json({ error: 'the outbox is off: mail goes to the provider' }, 404)
       const { limit, cursor } = c.req.valid('query')
+      const { owner } = await readerOf(c.req.header('x-apikey') ?? '')
       try {
-        const page: ListOptions = { limit, before: cursor }
-        const messages = await outbox.list(page)
+        const messages = await outbox.list({ limit, before: cursor, owner })
         return c.json(messages, 200, nextPage('/outbox', limit, messages))
       } catch (error) {
         throw unavailable('outbox', error)

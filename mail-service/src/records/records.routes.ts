@@ -43,6 +43,11 @@ const invalidQuery = errorResponse(
 )
 const unauthorized = errorResponse('Missing or wrong `x-apikey`', 'Unauthorized')
 
+/** What a key reads of a log: said alike by both routes. */
+const ownScope = (what: string) =>
+  `Each key lists only ${what} with it; a key of \`ADMIN_API_KEYS\` lists every one, ` +
+  'the records made before records had owners included (only an admin key sees those).'
+
 const stored = { _id: z.string().openapi({ example: recordIdExample }) }
 const mailLogRecordExample = {
   _id: recordIdExample,
@@ -89,10 +94,13 @@ export const mailLogRoute = createRoute(
     tags: ['Records'],
     request: { query: pageQuery },
     summary: 'The mail log: one record per successful send, newest first',
-    description: 'A page of the mail log, newest first; a full page links the next in `Link`.',
+    description:
+      'A page of the mail log, newest first; a full page links the next in `Link`. ' +
+      ownScope('the sends made'),
     responses: {
       200: {
-        description: 'The newest records, or those before `cursor`',
+        description:
+          'The newest records of this key (every key, for an admin key), or those before `cursor`',
         headers: nextPageLink('/maillog'),
         content: {
           'application/json': {
@@ -118,10 +126,13 @@ export const outboxRoute = createRoute(
     summary: 'Messages the outbox transport captured instead of delivering, newest first',
     description:
       'A page of the messages the outbox kept (the outbox transport), newest first; a full ' +
-      'page links the next in `Link`.',
+      'page links the next in `Link`. ' +
+      ownScope('the messages captured'),
     responses: {
       200: {
-        description: 'The newest captured messages, or those before `cursor`',
+        description:
+          'The newest captured messages of this key (every key, for an admin key), or those ' +
+          'before `cursor`',
         headers: nextPageLink('/outbox'),
         content: {
           'application/json': {

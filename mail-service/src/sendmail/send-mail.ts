@@ -5,6 +5,7 @@ import {
   withDeadline,
 } from '@movies-and-mail/http-kit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { keyDigest } from '../api-keys/key-owner.js'
 import {
   fingerprintOf,
   type IdempotencyRecord,
@@ -37,7 +38,7 @@ export type SendMailDeps = {
 export type SendMailRequest = {
   email: string
   name: string
-  /** The caller's `x-apikey`: its keys and its rate limit are its own. */
+  /** The caller's `x-apikey`: its keys, its rate limit and its records are its own. */
   apiKey: string
   idempotencyKey?: string | undefined
 }
@@ -54,8 +55,9 @@ export type SendMailOutcome = {
 /**
  * `POST /sendmail` from its checked request to its answer: the `Idempotency-Key` (a repeat gets
  * the first answer and sends nothing), the rate limits (429), the send (504 once the client has
- * waited `timeoutMs`: the send is followed to its end), then its outcome kept: logged and the
- * key completed when the provider accepted it; otherwise the count given back and the key freed.
+ * waited `timeoutMs`: the send is followed to its end), then its outcome kept: logged under the
+ * API key's digest (the record's owner) and the key completed when the provider accepted it;
+ * otherwise the count given back and the key freed.
  * A store that fails or hangs throws the kit's `StoreUnavailableError` or `StoreFullError`,
  * which the error handler answers 503 or 507; nothing was sent then.
  */
@@ -64,6 +66,7 @@ export async function sendMail(
   { email, name, apiKey, idempotencyKey }: SendMailRequest,
 ): Promise<SendMailOutcome> {
   const now = Date.now()
+  const owner = await keyDigest(apiKey)
 
   // The Idempotency-Key is taken for this request, unless an earlier request holds it.
   const key = idempotencyKey === undefined ? undefined : await scopedKey(apiKey, idempotencyKey)
@@ -81,7 +84,7 @@ export async function sendMail(
 
   // The send is counted before it goes out, so that simultaneous sends cannot all take the
   // last slot of a limit.
-  const buckets = await bucketsFor({ email, apiKey }, deps.rateLimits)
+  const buckets = bucketsFor({ email, keyDigest: owner }, deps.rateLimits)
   const admission = await askStore(deps, 'send counter', () =>
     deps.counter.take(buckets, now),
   ).catch(async (error: unknown) => {
@@ -101,7 +104,7 @@ export async function sendMail(
   }
   const settle = async (result: SendResult) => {
     if (!result.ok) return notSent()
-    await logSent(deps, { email, name, output: result.output })
+    await logSent(deps, { email, name, output: result.output }, owner)
     if (key === undefined) return
     await deps.idempotency.complete(key, { status: 201, body: result.body }).catch((error) => {
       deps.logError(`sendmail: could not keep the answer of an Idempotency-Key: ${error}`)
@@ -110,7 +113,7 @@ export async function sendMail(
 
   // The client waits for the provider alone: once it accepted in time, the client gets its 201
   // however long the mail log takes.
-  const sending = deps.mailer.send(composeMail(deps.template, { email, name }))
+  const sending = deps.mailer.send(composeMail(deps.template, { email, name }), owner)
   let result: SendResult
   try {
     result = await withDeadline(deps.timeoutMs, () => sending, { what: 'the mail provider' })
@@ -178,20 +181,24 @@ async function askStore<T>(
 }
 
 /**
- * Logs a mail that went out. A failed insert is tried again; if it keeps failing, the whole
- * record goes to the error log to be recovered, and the client still gets its 201: the mail was
- * sent, and a client told otherwise would send it again.
+ * Logs a mail that went out, under its owner. A failed insert is tried again; if it keeps
+ * failing, the whole record, its owner included, goes to the error log to be recovered, and the
+ * client still gets its 201: the mail was sent, and a client told otherwise would send it again.
  */
-async function logSent({ mailLog, retry, logError }: SendMailDeps, entry: MailLogEntry) {
+async function logSent(
+  { mailLog, retry, logError }: SendMailDeps,
+  entry: MailLogEntry,
+  owner: string,
+) {
   const { attempts = 3, delayMs = 100 } = retry ?? {}
   for (let attempt = 1; ; attempt++) {
     try {
-      await mailLog.insert(entry)
+      await mailLog.insert(entry, owner)
       return
     } catch (error) {
       if (attempt >= attempts) {
         const reason = error instanceof Error ? error.message : String(error)
-        const record = JSON.stringify(entry)
+        const record = JSON.stringify({ ...entry, owner })
         logError(
           `maillog: insert failed ${attempts} times (${reason}); record to recover: ${record}`,
         )

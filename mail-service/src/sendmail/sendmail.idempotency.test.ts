@@ -76,6 +76,23 @@ describe('POST /sendmail with an Idempotency-Key', () => {
     await other.cleanup()
   })
 
+  it("answers another API key's use of the same Idempotency-Key as a request of its own", async () => {
+    const outbox = await testApp({ apiKeys: [apiKey, 'second-key', 'third-key'] })
+    const as = (key: string) => ({ ...withKey('k'), 'x-apikey': key })
+    const first = await sendMail(outbox.app, ada, withKey('k'))
+    const sameBody = await sendMail(outbox.app, ada, as('second-key'))
+    const otherBody = await sendMail(outbox.app, { ...ada, name: 'Ada King' }, as('third-key'))
+    expect([first.status, sameBody.status, otherBody.status]).toEqual([201, 201, 201])
+    expect(sameBody.headers.get('idempotent-replayed')).toBeNull()
+    const [mine, theirs] = [(await first.json()).id, (await sameBody.json()).id]
+    expect(theirs).not.toBe(mine)
+    // The second key's own repeat is its own first answer again, never the first key's.
+    const repeat = await sendMail(outbox.app, ada, as('second-key'))
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true')
+    expect((await repeat.json()).id).toBe(theirs)
+    await outbox.cleanup()
+  })
+
   it.each([
     ['an empty key', ''],
     ['a key of 256 characters', 'k'.repeat(256)],

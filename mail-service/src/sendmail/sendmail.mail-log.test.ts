@@ -1,6 +1,7 @@
 import { DetaBaseStandIn } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
-import { appPerTest, sendMail, testApp } from '../../test/support/test-app.js'
+import { apiKey, appPerTest, sendMail, testApp } from '../../test/support/test-app.js'
+import { keyDigest } from '../api-keys/key-owner.js'
 import { DetaMailLog } from '../mail-log/deta-mail-log.js'
 import type { MailLogEntry } from '../mail-log/mail-log.js'
 
@@ -20,7 +21,7 @@ const detaLogged = () =>
   })
 
 describe('POST /sendmail when the mail log fails after the mail went out', () => {
-  it('retries, then writes the whole record to the error log and still answers 201', async () => {
+  it('retries, then writes the whole record, its owner too, to the error log and still answers 201', async () => {
     const logged = await detaLogged()
     deta.failing.add('maillog')
     const response = await sendMail(logged.app, ada)
@@ -30,7 +31,7 @@ describe('POST /sendmail when the mail log fails after the mail went out', () =>
     const inserts = deta.requests.filter((request) => request.path === '/v1/p1/maillog/items')
     expect(inserts).toHaveLength(3)
     const output = JSON.parse(mailgun.reply === 'hang' ? '' : mailgun.reply.body)
-    const record = JSON.stringify({ ...ada, output })
+    const record = JSON.stringify({ ...ada, output, owner: await keyDigest(apiKey) })
     expect(logged.logs).toContainEqual(
       `maillog: insert failed 3 times (stand-in is failing on purpose); record to recover: ${record}`,
     )
@@ -42,8 +43,8 @@ describe('POST /sendmail when the mail log fails after the mail went out', () =>
     const { mailLog } = logged
     const insert = mailLog.insert.bind(mailLog)
     let calls = 0
-    mailLog.insert = (record) =>
-      ++calls === 1 ? Promise.reject(new Error('blip')) : insert(record)
+    mailLog.insert = (record, owner) =>
+      ++calls === 1 ? Promise.reject(new Error('blip')) : insert(record, owner)
     const response = await sendMail(logged.app, ada)
     expect(response.status).toBe(201)
     expect(deta.items('maillog')).toHaveLength(1)
@@ -55,9 +56,9 @@ describe('POST /sendmail when the mail log fails after the mail went out', () =>
 describe('a mail log slower than MAIL_TIMEOUT_MS', () => {
   it('still answers the 201 of a mail the provider accepted in time', async () => {
     const insert = t.mailLog.insert.bind(t.mailLog)
-    t.mailLog.insert = async (record) => {
+    t.mailLog.insert = async (record, owner) => {
       await new Promise((resolve) => setTimeout(resolve, 400))
-      return insert(record)
+      return insert(record, owner)
     }
     const response = await sendMail(t.app, ada, { 'idempotency-key': 'slow-log' })
     expect(response.status).toBe(201)

@@ -32,12 +32,34 @@ describe('rate limits on POST /sendmail', () => {
     expect(await t.mailLog.list({ limit: 10 })).toHaveLength(3)
   })
 
-  it('counts an address the same whatever the case of its domain', async () => {
-    for (const email of ['ada@example.com', 'ada@EXAMPLE.com', 'ada@Example.Com']) {
-      expect((await sendMail(t.app, to(email))).status).toBe(201)
+  it('counts one inbox once however its address is spelt: case and +tag', async () => {
+    for (let n = 0; n < 3; n++) {
+      expect((await sendMail(t.app, to('victim@gmail.com'))).status).toBe(201)
     }
-    expect((await sendMail(t.app, to('ada@example.COM'))).status).toBe(429)
-    expect((await sendMail(t.app, to('Ada@example.com'))).status).toBe(201)
+    for (const email of [
+      'victim@gmail.com',
+      'Victim@gmail.com',
+      'VICTIM@GMAIL.COM',
+      'victim+1@gmail.com',
+      'Victim+news+more@Gmail.com',
+    ]) {
+      const refused = await sendMail(t.app, to(email))
+      expect([email, refused.status]).toEqual([email, 429])
+      expect((await refused.json()).error).toMatch(/^too many sends for this recipient/)
+    }
+    expect(delivered()).toHaveLength(3)
+  })
+
+  it('counts an address with other dots as another inbox: only some providers ignore dots', async () => {
+    for (let n = 0; n < 3; n++) await sendMail(t.app, to('victim@gmail.com'))
+    expect((await sendMail(t.app, to('v.ictim@gmail.com'))).status).toBe(201)
+  })
+
+  it('delivers to the address as given, and logs it as given', async () => {
+    expect((await sendMail(t.app, to('Ada+News@Example.com'))).status).toBe(201)
+    expect(delivered()).toEqual(['Ada+News@Example.com'])
+    const [logged] = await t.mailLog.list({ limit: 1 })
+    expect(logged?.email).toBe('Ada+News@Example.com')
   })
 
   it('limits each API key on its own', async () => {

@@ -14,7 +14,9 @@ export const sendMailRoute = createRoute(
     summary: 'Send the fixed greeting to one recipient',
     description:
       'Checks `x-apikey`, then the body, then sends through the configured transport and logs ' +
-      'the send to `maillog`. A provider error status is passed on with its status text.',
+      'the send to `maillog`, filed under the API key: `GET /maillog` and `GET /outbox` list ' +
+      'it to that key (and to the keys of `ADMIN_API_KEYS`) only. A provider error status is ' +
+      'passed on with its status text.',
     middleware: jsonObjectBody({ maxBytes: maxSendMailBodyBytes }),
     request: {
       headers: z.object({
@@ -68,7 +70,10 @@ export const sendMailRoute = createRoute(
       ),
       429: {
         ...errorResponse(
-          'Over RATE_LIMIT_PER_RECIPIENT or RATE_LIMIT_PER_KEY; nothing was sent',
+          'Over RATE_LIMIT_PER_RECIPIENT or RATE_LIMIT_PER_KEY; nothing was sent. The ' +
+            'recipient limit counts an inbox, not a spelling: the address in lower case, ' +
+            'without the `+tag` of its local part (`Ada+news@Example.com` counts as ' +
+            '`ada@example.com`; dots are kept)',
           'too many sends for this recipient; try again in 60 s',
         ),
         headers: {

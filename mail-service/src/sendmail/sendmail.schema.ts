@@ -44,7 +44,8 @@ export const sendMailBodySchema = z
         example: 'ada@example.com',
         description:
           'One bare address. Beyond ASCII only letters and digits (Unicode L and N), which the ' +
-          'pattern cannot say: it admits any character there.',
+          'pattern cannot say: it admits any character there. Delivered and logged as given; ' +
+          'the recipient rate limit counts it in lower case, without the `+tag` of its local part.',
       }),
     name: z
       .string()

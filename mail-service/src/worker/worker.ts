@@ -1,7 +1,7 @@
-import { withBodyReadFirst } from '@movies-and-mail/http-kit'
+import { redactText, withBodyReadFirst } from '@movies-and-mail/http-kit'
 import { createApp, type MailApp } from '../app.js'
 import type { MailStateNamespace } from '../durable/mail-state.js'
-import { parseEnv } from '../env.js'
+import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'
 import { maxSendMailBodyBytes } from '../sendmail/sendmail.routes.js'
 import { workerStores } from './worker-stores.js'
@@ -9,6 +9,15 @@ import { workerStores } from './worker-stores.js'
 export { MailStateObject } from '../durable/mail-state-object.js'
 
 type Bindings = Record<string, unknown>
+
+/** The bindings that are settings: strings (the Durable Object namespace is not one). */
+function settingsOf(bindings: Bindings): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(bindings).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  )
+}
 
 let app: Promise<MailApp> | undefined
 
@@ -19,11 +28,7 @@ let app: Promise<MailApp> | undefined
  * isolate answers alike and a restart forgets nothing.
  */
 async function build(bindings: Bindings): Promise<MailApp> {
-  const raw = Object.fromEntries(
-    Object.entries(bindings).filter(
-      (entry): entry is [string, string] => typeof entry[1] === 'string',
-    ),
-  )
+  const raw = settingsOf(bindings)
   const settings = parseEnv(raw)
   const namespace = bindings.MAIL_STATE as MailStateNamespace | undefined
   if (!namespace) {
@@ -32,7 +37,7 @@ async function build(bindings: Bindings): Promise<MailApp> {
   const { stores, where } = workerStores(settings, namespace)
   const adapters = await openAdapters(settings, stores)
   for (const line of describeSetup(settings, where)) {
-    console.log(line)
+    console.log(redactText(line, secretValues(raw)))
   }
   // With no key the guard lets everything through (DESIGN.md), and the mail service must never
   // be open: without API_KEYS the Worker serves nothing.
@@ -40,9 +45,11 @@ async function build(bindings: Bindings): Promise<MailApp> {
   return createApp({
     ...adapters,
     apiKeys: settings.apiKeys,
+    adminApiKeys: settings.adminApiKeys,
     rateLimits: settings.rateLimits,
     timeoutMs: settings.mail.timeoutMs,
     corsOrigins: settings.corsOrigins,
+    bodyTimeoutMs: settings.bodyTimeoutMs,
     template: settings.mail,
   })
 }
@@ -62,7 +69,9 @@ export default {
       return (await app).fetch(whole, bindings, context as never)
     } catch (error) {
       app = undefined
-      console.error(`mail-service cannot start: ${error instanceof Error ? error.message : error}`)
+      const reason = error instanceof Error ? error.message : String(error)
+      const secrets = secretValues(settingsOf(bindings))
+      console.error(redactText(`mail-service cannot start: ${reason}`, secrets))
       return Response.json(
         { error: 'the service is misconfigured; its log says which setting' },
         { status: 503 },

@@ -1,15 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
-import { build } from 'esbuild'
-import { Miniflare } from 'miniflare'
 import type { IdempotencyStore } from '../../src/idempotency/idempotency-store.js'
 import type { MailLog, MailLogEntry } from '../../src/mail-log/mail-log.js'
 import type { SendCounter } from '../../src/rate-limits/send-counter.js'
+import { type BundledWorker, bundledWorker } from './bundled-worker.js'
 import type { Call } from './worker-state-harness.worker.js'
-import { compatibilityDate, mailStateObjects } from './worker-under-test.js'
+import { mailStateObjects } from './worker-under-test.js'
 
 const source = fileURLToPath(new URL('./worker-state-harness.worker.ts', import.meta.url))
 
@@ -29,42 +25,18 @@ type Options = Omit<Call, 'port' | 'object' | 'method' | 'args'>
  * starts empty; the same name again is the same state, as another isolate sees it.
  */
 export class WorkerStateHarness {
-  readonly #mf: Miniflare
-  readonly #dir: string
+  readonly #worker: BundledWorker
 
-  private constructor(mf: Miniflare, dir: string) {
-    this.#mf = mf
-    this.#dir = dir
+  private constructor(worker: BundledWorker) {
+    this.#worker = worker
   }
 
   static async start(): Promise<WorkerStateHarness> {
-    const dir = await mkdtemp(join(tmpdir(), 'mail-state-harness-'))
-    const scriptPath = join(dir, 'harness.js')
-    await build({
-      entryPoints: [source],
-      outfile: scriptPath,
-      bundle: true,
-      format: 'esm',
-      target: 'es2022',
-      platform: 'browser',
-      conditions: ['workerd', 'worker', 'browser', 'text-imports'],
-      mainFields: ['browser', 'module', 'main'],
-      external: ['cloudflare:*'],
-      logLevel: 'error',
-    })
-    const mf = new Miniflare({
-      modules: true,
-      scriptPath,
-      modulesRoot: dir,
-      compatibilityDate,
-      durableObjects: mailStateObjects,
-    })
-    await mf.ready
-    return new WorkerStateHarness(mf, dir)
+    return new WorkerStateHarness(await bundledWorker(source, mailStateObjects))
   }
 
   async #call(call: Call): Promise<never> {
-    const response = await this.#mf.dispatchFetch('http://harness.test/', {
+    const response = await this.#worker.mf.dispatchFetch('http://harness.test/', {
       method: 'POST',
       body: JSON.stringify(call),
     })
@@ -114,7 +86,10 @@ export class WorkerStateHarness {
     const call = (method: string, args: unknown[], options: Options = {}) =>
       this.#call({ port: 'log', object, method, args, retentionDays, ...options })
     return {
-      insert: (record) => call('insert', [record], { proposedId: ids?.next() }),
+      insert: (record, owner) =>
+        call('insert', owner === undefined ? [record] : [record, owner], {
+          proposedId: ids?.next(),
+        }),
       list: (options) => call('list', [options]),
       prune: (olderThan) => call('prune', [olderThan.getTime()]),
       ping: async () => {
@@ -124,8 +99,7 @@ export class WorkerStateHarness {
     }
   }
 
-  async dispose(): Promise<void> {
-    await this.#mf.dispose()
-    await rm(this.#dir, { recursive: true, force: true })
+  dispose(): Promise<void> {
+    return this.#worker.dispose()
   }
 }

@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { DeadlineExceededError, withDeadline } from './deadline.js'
 import { parseStrictJson } from './strict-json.js'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
@@ -9,6 +8,9 @@ export type BodyTimeoutVariables = { bodyTimeoutMs: number }
 
 /** How long a body may take to arrive where the app set no BODY_TIMEOUT_MS. */
 const defaultBodyTimeoutMs = 30_000
+
+/** A body longer than the limit: its reading stops there. */
+const tooLong = Symbol('too long')
 
 /**
  * `application/json`, with parameters or without. Not `application/*+json`: those name formats
@@ -23,27 +25,37 @@ const requireJsonContentType: MiddlewareHandler = async (c, next) => {
 }
 
 /**
- * The body's bytes, or null when they did not all arrive within the app's BODY_TIMEOUT_MS: a
- * client that sends a byte a second must not hold a connection for minutes.
+ * The bytes of a body sent without a declared length (chunked), read as they come and counted:
+ * past `maxBytes` the reading stops, the rest unread. hono's `bodyLimit` reads all of such a
+ * body before the route goes on, so no deadline of the route's could bound it.
  */
-async function bodyWithin(c: Context, ms: number): Promise<ArrayBuffer | null> {
-  try {
-    return await withDeadline(ms, () => c.req.arrayBuffer())
-  } catch (error) {
-    if (error instanceof DeadlineExceededError) return null
-    throw error
+async function countedBody(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<Uint8Array | typeof tooLong> {
+  const chunks: Uint8Array[] = []
+  let length = 0
+  const reader = body?.getReader()
+  for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+    length += read.value.byteLength
+    if (length > maxBytes) {
+      reader?.cancel().catch(() => {})
+      return tooLong
+    }
+    chunks.push(read.value)
   }
+  const bytes = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
 }
 
-const parseJsonObject: MiddlewareHandler = async (c, next) => {
-  const ms =
-    (c as Context<{ Variables: BodyTimeoutVariables }>).get('bodyTimeoutMs') ?? defaultBodyTimeoutMs
-  const bytes = await bodyWithin(c, ms)
-  if (bytes === null) {
-    const error = `the request body did not arrive within ${ms / 1000} s`
-    return c.json({ error }, 408, closeConnection)
-  }
-  const parsed = parseStrictJson(new Uint8Array(bytes))
+/** The checks of a whole body's JSON, then the route; see `jsonObjectBody`. */
+async function parseJsonObject(c: Context, bytes: Uint8Array, next: () => Promise<void>) {
+  const parsed = parseStrictJson(bytes)
   if (!parsed.ok && parsed.syntax) return c.json({ error: 'request body is not valid JSON' }, 400)
   if (!parsed.ok) return c.json({ error: 'invalid request body', issues: parsed.issues }, 400)
   const { value, text } = parsed
@@ -59,25 +71,40 @@ const parseJsonObject: MiddlewareHandler = async (c, next) => {
 /**
  * Admits only JSON object bodies of at most `maxBytes`: 415 for another content type, 413 when
  * larger (a declared length at once, a chunked body as it streams; either way the connection
- * closes after the answer, the rest unread), 400 for JSON that does not parse or is not an
- * object, 408 for a body that did not arrive within BODY_TIMEOUT_MS (the connection closes),
- * and 400 naming the fields for JSON that would not be kept as sent (`parseStrictJson`:
- * bytes that are not UTF-8, a lone surrogate, a number out of range or rounded, a name given
- * twice). The checked text stays cached for the validators that follow.
+ * closes after the answer, the rest unread), 408 for a body that did not arrive within
+ * BODY_TIMEOUT_MS (the connection closes: a client that sends a byte a second must not hold it
+ * for minutes), 400 for JSON that does not parse or is not an object, and 400 naming the fields
+ * for JSON that would not be kept as sent (`parseStrictJson`: bytes that are not UTF-8, a lone
+ * surrogate, a number out of range or rounded, a name given twice). The checked text stays
+ * cached for the validators that follow.
  */
 export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler[] {
   const tooLarge = (c: Context) =>
     c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413, closeConnection)
-  const countWhileStreaming = bodyLimit({ maxSize: maxBytes, onError: tooLarge })
-  // A declared length is checked from the header alone. hono's bodyLimit reads the request's
-  // `body` first, which makes the node adapter build a whole web Request and stream the body
-  // through it, instead of reading it straight from the socket: half the CPU of a small PUT.
-  const limit: MiddlewareHandler = async (c, next) => {
-    const declared = c.req.header('content-length')
-    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) {
-      return countWhileStreaming(c, next)
+  const readAndParse: MiddlewareHandler = async (c, next) => {
+    const chunked = c.req.header('transfer-encoding') !== undefined
+    const declared = chunked ? undefined : c.req.header('content-length')
+    // A declared length is checked from the header alone, and such a body read whole with
+    // `arrayBuffer()`: the node adapter then reads it straight from the socket, instead of
+    // building a whole web Request to stream it through (half the CPU of a small PUT).
+    if (declared !== undefined && Number(declared) > maxBytes) return tooLarge(c)
+    const ms =
+      (c as Context<{ Variables: BodyTimeoutVariables }>).get('bodyTimeoutMs') ??
+      defaultBodyTimeoutMs
+    let bytes: Uint8Array | typeof tooLong
+    try {
+      bytes = await withDeadline(ms, async () =>
+        declared === undefined
+          ? countedBody(c.req.raw.body, maxBytes)
+          : new Uint8Array(await c.req.arrayBuffer()),
+      )
+    } catch (error) {
+      if (!(error instanceof DeadlineExceededError)) throw error
+      const message = `the request body did not arrive within ${ms / 1000} s`
+      return c.json({ error: message }, 408, closeConnection)
     }
-    return Number(declared) > maxBytes ? tooLarge(c) : next()
+    if (bytes === tooLong) return tooLarge(c)
+    return parseJsonObject(c, bytes, next)
   }
-  return [requireJsonContentType, limit, parseJsonObject]
+  return [requireJsonContentType, readAndParse]
 }
