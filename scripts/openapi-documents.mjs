@@ -14,7 +14,7 @@ const outDir = join(root, 'test-artifacts/openapi')
 const apps = `
 import { createApp as itemsApp } from './items-service/src/app.ts'
 import { createApp as mailApp } from './mail-service/src/app.ts'
-import { MemoryMailLog } from './mail-service/src/mail-log/memory-mail-log.ts'
+import { MemoryMailLog } from './mail-service/test/support/memory-stores/memory-mail-log.ts'
 import { OutboxMailer } from './mail-service/src/mailer/outbox-mailer.ts'
 
 const empty = new TextEncoder().encode('[]')

@@ -1,10 +1,10 @@
 import { htmlHeaders } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
+import { MemoryIdempotencyStore } from '../test/support/memory-stores/memory-idempotency-store.js'
+import { MemoryMailLog } from '../test/support/memory-stores/memory-mail-log.js'
+import { MemorySendCounter } from '../test/support/memory-stores/memory-send-counter.js'
 import { createApp } from './app.js'
-import { MemoryIdempotencyStore } from './idempotency/memory-idempotency-store.js'
-import { MemoryMailLog } from './mail-log/memory-mail-log.js'
 import { OutboxMailer } from './mailer/outbox-mailer.js'
-import { MemorySendCounter } from './rate-limits/memory-send-counter.js'
 
 const apiKey = 'headers-test-key'
 const outbox = new OutboxMailer(new MemoryMailLog())

@@ -1,44 +1,11 @@
 import type { Settings } from './env.js'
-import { DetaIdempotencyStore } from './idempotency/deta-idempotency-store.js'
-import type { IdempotencyStore } from './idempotency/idempotency-store.js'
-import { DetaMailLog } from './mail-log/deta-mail-log.js'
-import type { MailLog, MailLogEntry } from './mail-log/mail-log.js'
 import type { Mailer } from './mailer/mailer.js'
 import { MailgunMailer } from './mailer/mailgun-mailer.js'
 import { OutboxMailer, type OutboxMessage } from './mailer/outbox-mailer.js'
-import { DetaSendCounter } from './rate-limits/deta-send-counter.js'
-import type { SendCounter } from './rate-limits/send-counter.js'
-
-/**
- * Where the service's state lives, each kind on its own: the logs (the mail log and the outbox),
- * the idempotency keys and the send counts. An entry chooses, by its settings and its runtime.
- */
-export type StateStores = {
-  open<T extends object>(name: 'maillog' | 'outbox'): Promise<MailLog<T>>
-  idempotency(): Promise<IdempotencyStore>
-  sendCounter(): Promise<SendCounter>
-}
-
-/**
- * How long a key may stay without an answer before it counts as abandoned (its instance ended
- * mid-request) and is free again: longer than any send is followed (MAIL_GIVE_UP_MS).
- */
-export function abandonKeysAfterMs(settings: Settings): number {
-  return settings.mail.giveUpMs + 60_000
-}
-
-/** Every kind of state in the Deta Base DETA_PROJECT_KEY names (bases maillog, outbox, ...). */
-export function detaStores(settings: Settings): StateStores | undefined {
-  const { deta } = settings
-  if (!deta) return undefined
-  return {
-    open: async (baseName) =>
-      new DetaMailLog({ ...deta, baseName, retentionDays: settings.mailLogRetentionDays }),
-    idempotency: async () =>
-      new DetaIdempotencyStore({ ...deta, abandonAfterMs: abandonKeysAfterMs(settings) }),
-    sendCounter: async () => new DetaSendCounter(deta),
-  }
-}
+import type { IdempotencyStore } from './ports/idempotency-store.js'
+import type { MailLog, MailLogEntry } from './ports/mail-log.js'
+import type { SendCounter } from './ports/send-counter.js'
+import type { StateStores } from './ports/state-stores.js'
 
 export type Adapters = {
   mailer: Mailer

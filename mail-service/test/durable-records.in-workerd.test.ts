@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RecordsPage } from '../src/durable/mail-records-table.js'
+import type { RecordsPage } from '../src/stores/durable/mail-records-table.js'
 import { type BundledWorker, bundledWorker } from './support/bundled-worker.js'
 import type { RecordsMethod } from './support/records-table.worker.js'
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { describeIdempotencyStoreContract } from '../src/idempotency/idempotency-store.contract.js'
-import { describeMailLogContract } from '../src/mail-log/mail-log.contract.js'
-import { describeSendCounterContract } from '../src/rate-limits/send-counter.contract.js'
+import { describeIdempotencyStoreContract } from './contracts/idempotency-store.contract.js'
+import { describeMailLogContract } from './contracts/mail-log.contract.js'
+import { describeSendCounterContract } from './contracts/send-counter.contract.js'
 import { WorkerStateHarness } from './support/worker-state-harness.js'
 
 // The adapters of the mail state object, run where the Worker runs them: inside workerd, under

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { MemoryIdempotencyStore } from '../../test/support/memory-stores/memory-idempotency-store.js'
+import { MemorySendCounter } from '../../test/support/memory-stores/memory-send-counter.js'
 import { testApp } from '../../test/support/test-app.js'
-import { MemoryIdempotencyStore } from '../idempotency/memory-idempotency-store.js'
-import { MemorySendCounter } from '../rate-limits/memory-send-counter.js'
 
 describe('GET /healthz', () => {
   it('answers 200 while the stores answer', async () => {

@@ -1,6 +1,6 @@
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
 import { describe, expect, it } from 'vitest'
-import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
+import { MemoryMailLog } from '../../test/support/memory-stores/memory-mail-log.js'
 import { OutboxMailer, type OutboxMessage } from './outbox-mailer.js'
 
 const owner = '1f'.repeat(16)

@@ -1,5 +1,5 @@
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
-import type { ListOptions, MailLog, Stored } from '../mail-log/mail-log.js'
+import type { ListOptions, MailLog, Stored } from '../ports/mail-log.js'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 
 /** A message the outbox captured instead of delivering. */

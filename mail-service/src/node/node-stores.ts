@@ -1,6 +1,8 @@
 import type { Settings } from '../env.js'
-import { abandonKeysAfterMs, detaStores, type StateStores } from '../open-adapters.js'
-import { EmbeddedStores } from './embedded-stores.js'
+import type { StateStores } from '../ports/state-stores.js'
+import { abandonKeysAfterMs } from '../stores/abandoned-keys.js'
+import { detaStores } from '../stores/deta/deta-stores.js'
+import { EmbeddedStores } from '../stores/embedded/embedded-stores.js'
 
 /** Where the Node entry keeps its state, what its start-up line says of it, and its close. */
 export type NodeStores = {
@@ -35,7 +37,7 @@ export async function openNodeStores(settings: Settings): Promise<NodeStores> {
     return { stores: local, where: `embedded store in ${dataDir}`, close: () => local.close() }
   }
   // Loaded only when used: the driver is a large share of what a start loads.
-  const { MongoState } = await import('./mongo-state.js')
+  const { MongoState } = await import('../stores/mongo/mongo-state.js')
   const state = await MongoState.connect({
     url: mongo.url,
     dbName: mongo.dbName,

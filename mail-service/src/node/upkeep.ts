@@ -1,6 +1,6 @@
-import type { IdempotencyStore } from '../idempotency/idempotency-store.js'
-import type { MailLog } from '../mail-log/mail-log.js'
-import type { SendCounter } from '../rate-limits/send-counter.js'
+import type { IdempotencyStore } from '../ports/idempotency-store.js'
+import type { MailLog } from '../ports/mail-log.js'
+import type { SendCounter } from '../ports/send-counter.js'
 
 const dayMs = 86_400_000
 

@@ -1,5 +1,5 @@
+import type { Bucket } from '../ports/send-counter.js'
 import type { RateLimit } from './rate-limit.js'
-import type { Bucket } from './send-counter.js'
 
 export type RateLimits = { perRecipient: RateLimit | null; perKey: RateLimit | null }
 

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { StoreUnavailableError } from '@movies-and-mail/http-kit'
 import type { RecordReader } from '../api-keys/key-owner.js'
-import type { MailLog } from '../mail-log/mail-log.js'
 import type { OutboxMailer } from '../mailer/outbox-mailer.js'
+import type { MailLog } from '../ports/mail-log.js'
 import { mailLogRoute, outboxRoute } from './records.routes.js'
 
 export type RecordsDeps = {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MemoryMailLog } from '../../test/support/memory-stores/memory-mail-log.js'
 import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test-app.js'
-import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
 import { OutboxMailer, type OutboxMessage } from '../mailer/outbox-mailer.js'
 
 // `apiKey` and `second-key` are two callers; `admin-key` is the operator's (ADMIN_API_KEYS).

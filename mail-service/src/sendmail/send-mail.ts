@@ -6,17 +6,17 @@ import {
 } from '@movies-and-mail/http-kit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { keyDigest } from '../api-keys/key-owner.js'
+import { composeMail, type Mailer, type MailTemplate, type SendResult } from '../mailer/mailer.js'
 import {
   fingerprintOf,
   type IdempotencyRecord,
   type IdempotencyStore,
   idempotencyKeyTtlMs,
   scopedKey,
-} from '../idempotency/idempotency-store.js'
-import type { MailLog, MailLogEntry } from '../mail-log/mail-log.js'
-import { composeMail, type Mailer, type MailTemplate, type SendResult } from '../mailer/mailer.js'
+} from '../ports/idempotency-store.js'
+import type { MailLog, MailLogEntry } from '../ports/mail-log.js'
+import type { Admission, SendCounter } from '../ports/send-counter.js'
 import { bucketsFor, type RateLimits } from '../rate-limits/buckets.js'
-import type { Admission, SendCounter } from '../rate-limits/send-counter.js'
 
 /** How a mail log insert that failed is tried again, after `delayMs` times the attempt. */
 export type MailLogRetry = { attempts?: number; delayMs?: number }

@@ -2,8 +2,8 @@ import { DetaBaseStandIn } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
 import { apiKey, appPerTest, sendMail, testApp } from '../../test/support/test-app.js'
 import { keyDigest } from '../api-keys/key-owner.js'
-import { DetaMailLog } from '../mail-log/deta-mail-log.js'
-import type { MailLogEntry } from '../mail-log/mail-log.js'
+import type { MailLogEntry } from '../ports/mail-log.js'
+import { DetaMailLog } from '../stores/deta/deta-mail-log.js'
 
 const ada = { email: 'ada@example.com', name: 'Ada' }
 const { mailgun, t } = appPerTest({ clientTimeoutMs: 100 })

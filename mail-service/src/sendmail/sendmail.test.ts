@@ -1,6 +1,7 @@
 import { StoreFullError } from '@movies-and-mail/http-kit'
 import { closedPortUrl } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
+import { MemoryMailLog } from '../../test/support/memory-stores/memory-mail-log.js'
 import {
   apiKey,
   appPerTest,
@@ -9,7 +10,6 @@ import {
   template,
   testApp,
 } from '../../test/support/test-app.js'
-import { MemoryMailLog } from '../mail-log/memory-mail-log.js'
 import { OutboxMailer, type OutboxMessage } from '../mailer/outbox-mailer.js'
 
 const { mailgun, t } = appPerTest({

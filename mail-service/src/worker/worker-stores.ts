@@ -1,9 +1,8 @@
-import { DurableIdempotencyStore } from '../durable/durable-idempotency-store.js'
-import { DurableMailLog } from '../durable/durable-mail-log.js'
-import { DurableSendCounter } from '../durable/durable-send-counter.js'
-import { MailState, type MailStateNamespace } from '../durable/mail-state.js'
 import type { Settings } from '../env.js'
-import { abandonKeysAfterMs, detaStores, type StateStores } from '../open-adapters.js'
+import type { StateStores } from '../ports/state-stores.js'
+import { detaStores } from '../stores/deta/deta-stores.js'
+import { durableStores } from '../stores/durable/durable-stores.js'
+import type { MailStateNamespace } from '../stores/durable/mail-state.js'
 
 const object = 'the Durable Object MailStateObject (SQLite storage)'
 
@@ -18,14 +17,7 @@ export function workerStores(
   settings: Settings,
   namespace: MailStateNamespace,
 ): { stores: StateStores; where: string } {
-  const state = new MailState(namespace)
-  const inObject: StateStores = {
-    open: async (log) =>
-      new DurableMailLog(state, { log, retentionDays: settings.mailLogRetentionDays }),
-    idempotency: async () =>
-      new DurableIdempotencyStore(state, { abandonAfterMs: abandonKeysAfterMs(settings) }),
-    sendCounter: async () => new DurableSendCounter(state),
-  }
+  const inObject = durableStores(settings, namespace)
   const base = detaStores(settings)
   if (!base) {
     return {

@@ -1,12 +1,12 @@
 import { redactText, withBodyReadFirst } from '@movies-and-mail/http-kit'
 import { createApp, type MailApp } from '../app.js'
-import type { MailStateNamespace } from '../durable/mail-state.js'
 import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'
 import { maxSendMailBodyBytes } from '../sendmail/sendmail.routes.js'
+import type { MailStateNamespace } from '../stores/durable/mail-state.js'
 import { workerStores } from './worker-stores.js'
 
-export { MailStateObject } from '../durable/mail-state-object.js'
+export { MailStateObject } from '../stores/durable/mail-state-object.js'
 
 type Bindings = Record<string, unknown>
 

@@ -1,6 +1,6 @@
 import { MongoStandIn } from '@movies-and-mail/test-kit'
 import { afterEach } from 'vitest'
-import { MongoState } from '../../src/node/mongo-state.js'
+import { MongoState } from '../../src/stores/mongo/mongo-state.js'
 
 /** Each operation's wait for the stand-in. */
 export const timeoutMs = 500

@@ -10,7 +10,7 @@ import {
   MailRecordsTable,
   type NewRecord,
   type RecordsPage,
-} from '../../src/durable/mail-records-table.js'
+} from '../../src/stores/durable/mail-records-table.js'
 
 /** One method of the object and its arguments. */
 export type RecordsMethod =

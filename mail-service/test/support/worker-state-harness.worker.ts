@@ -2,12 +2,12 @@
 // workerd. `POST /` with a `Call` runs one method of one adapter over the object `object` names,
 // answered `{ value }` or `{ thrown: { name, message } }`. `worker-state-harness.ts` bundles it,
 // starts it under Miniflare and calls it from the contract suites.
-import { DurableIdempotencyStore } from '../../src/durable/durable-idempotency-store.js'
-import { DurableMailLog } from '../../src/durable/durable-mail-log.js'
-import { DurableSendCounter } from '../../src/durable/durable-send-counter.js'
-import { MailState, type MailStateNamespace } from '../../src/durable/mail-state.js'
+import { DurableIdempotencyStore } from '../../src/stores/durable/durable-idempotency-store.js'
+import { DurableMailLog } from '../../src/stores/durable/durable-mail-log.js'
+import { DurableSendCounter } from '../../src/stores/durable/durable-send-counter.js'
+import { MailState, type MailStateNamespace } from '../../src/stores/durable/mail-state.js'
 
-export { MailStateObject } from '../../src/durable/mail-state-object.js'
+export { MailStateObject } from '../../src/stores/durable/mail-state-object.js'
 
 export type Call = {
   port: 'idempotency' | 'counter' | 'log'

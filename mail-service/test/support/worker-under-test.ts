@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { Miniflare } from 'miniflare'
 import { afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest'
-import { mailStateName } from '../../src/durable/mail-state.js'
+import { mailStateName } from '../../src/stores/durable/mail-state.js'
 import { ensureBuilt } from './run-server.js'
 import { WorkerOutbound } from './worker-outbound.js'
 

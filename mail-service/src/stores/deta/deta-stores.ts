@@ -1,0 +1,19 @@
+import type { Settings } from '../../env.js'
+import type { StateStores } from '../../ports/state-stores.js'
+import { abandonKeysAfterMs } from '../abandoned-keys.js'
+import { DetaIdempotencyStore } from './deta-idempotency-store.js'
+import { DetaMailLog } from './deta-mail-log.js'
+import { DetaSendCounter } from './deta-send-counter.js'
+
+/** Every kind of state in the Deta Base DETA_PROJECT_KEY names (bases maillog, outbox, ...). */
+export function detaStores(settings: Settings): StateStores | undefined {
+  const { deta } = settings
+  if (!deta) return undefined
+  return {
+    open: async (baseName) =>
+      new DetaMailLog({ ...deta, baseName, retentionDays: settings.mailLogRetentionDays }),
+    idempotency: async () =>
+      new DetaIdempotencyStore({ ...deta, abandonAfterMs: abandonKeysAfterMs(settings) }),
+    sendCounter: async () => new DetaSendCounter(deta),
+  }
+}

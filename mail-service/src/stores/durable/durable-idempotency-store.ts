@@ -1,0 +1,43 @@
+import type {
+  IdempotencyRecord,
+  IdempotencyStore,
+  IdempotentAnswer,
+} from '../../ports/idempotency-store.js'
+import type { MailState } from './mail-state.js'
+
+/**
+ * Keys in the mail state object (`mail-state-object.ts`), shared by every isolate: taking a key
+ * is one check-and-set in the object, so of two requests with one key, on any isolates, one
+ * takes it and the other gets its record. A key left without an answer for `abandonAfterMs`
+ * (its isolate ended mid-request) is free again; the object forgets expired keys as new ones come.
+ * @example new DurableIdempotencyStore(new MailState(env.MAIL_STATE), { abandonAfterMs: 90_000 })
+ */
+export class DurableIdempotencyStore implements IdempotencyStore {
+  readonly #state: MailState
+  readonly #abandonAfterMs: number
+
+  constructor(state: MailState, { abandonAfterMs }: { abandonAfterMs: number }) {
+    this.#state = state
+    this.#abandonAfterMs = abandonAfterMs
+  }
+
+  take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    return this.#state.call((object) => object.takeKey(key, record, this.#abandonAfterMs))
+  }
+
+  complete(key: string, answer: IdempotentAnswer): Promise<void> {
+    return this.#state.call((object) => object.completeKey(key, answer))
+  }
+
+  release(key: string): Promise<void> {
+    return this.#state.call((object) => object.releaseKey(key))
+  }
+
+  ping(): Promise<void> {
+    return this.#state.call((object) => object.ping())
+  }
+
+  prune(now: number): Promise<number> {
+    return this.#state.call((object) => object.pruneKeys(now))
+  }
+}

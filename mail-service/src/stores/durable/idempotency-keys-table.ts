@@ -1,0 +1,88 @@
+import type { SqlStorage } from '@cloudflare/workers-types'
+import type { IdempotencyRecord, IdempotentAnswer } from '../../ports/idempotency-store.js'
+
+type Row = {
+  fingerprint: string
+  taken_at: number
+  expires_at: number
+  status: number | null
+  body: string | null
+}
+
+/**
+ * The idempotency keys in the mail state object's SQLite storage: one row a key, holding its
+ * request's fingerprint, when it was taken and expires, and once the request succeeded its
+ * answer. The object runs each method in one transaction.
+ */
+export class IdempotencyKeysTable {
+  readonly #sql: SqlStorage
+
+  constructor(sql: SqlStorage) {
+    this.#sql = sql
+    sql.exec(
+      'CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, ' +
+        'taken_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, status INTEGER, body TEXT)',
+    )
+    sql.exec(
+      'CREATE INDEX IF NOT EXISTS idempotency_keys_by_expiry ON idempotency_keys (expires_at)',
+    )
+  }
+
+  /**
+   * Takes `key` unless a record that has not expired holds it (then answers that record). A key
+   * still without an answer `abandonAfterMs` after it was taken is free again: the isolate that
+   * took it ended mid-request, and nothing will complete it.
+   */
+  take(key: string, record: IdempotencyRecord, abandonAfterMs: number): IdempotencyRecord | null {
+    const [held] = this.#sql
+      .exec<Row>(
+        'SELECT fingerprint, taken_at, expires_at, status, body FROM idempotency_keys WHERE key = ?',
+        key,
+      )
+      .toArray()
+    const now = record.takenAt
+    const abandoned = held?.status === null && held.taken_at + abandonAfterMs <= now
+    if (held && held.expires_at > now && !abandoned) return recordOf(held)
+    // Keys leave as new ones come, so the table holds about a day of keys.
+    this.#sql.exec('DELETE FROM idempotency_keys WHERE expires_at <= ?', now)
+    this.#sql.exec(
+      'INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, taken_at, expires_at) ' +
+        'VALUES (?, ?, ?, ?)',
+      key,
+      record.fingerprint,
+      record.takenAt,
+      record.expiresAt,
+    )
+    return null
+  }
+
+  /** Keeps the answer of a key still in progress; an answer once kept never changes. */
+  complete(key: string, { status, body }: IdempotentAnswer): void {
+    this.#sql.exec(
+      'UPDATE idempotency_keys SET status = ?, body = ? WHERE key = ? AND status IS NULL',
+      status,
+      body,
+      key,
+    )
+  }
+
+  /** Frees a key still in progress; a key with an answer stays until it expires. */
+  release(key: string): void {
+    this.#sql.exec('DELETE FROM idempotency_keys WHERE key = ? AND status IS NULL', key)
+  }
+
+  /** Forgets the keys that expired at `now`; how many. */
+  prune(now: number): number {
+    const expired = this.#sql
+      .exec<{ n: number }>('SELECT count(*) AS n FROM idempotency_keys WHERE expires_at <= ?', now)
+      .one().n
+    if (expired > 0) this.#sql.exec('DELETE FROM idempotency_keys WHERE expires_at <= ?', now)
+    return expired
+  }
+}
+
+function recordOf({ fingerprint, taken_at, expires_at, status, body }: Row): IdempotencyRecord {
+  const record: IdempotencyRecord = { fingerprint, takenAt: taken_at, expiresAt: expires_at }
+  if (status !== null && body !== null) record.answer = { status, body }
+  return record
+}

@@ -1,0 +1,93 @@
+import { DurableObject } from 'cloudflare:workers'
+import type { DurableObjectState } from '@cloudflare/workers-types'
+import type { IdempotencyRecord, IdempotentAnswer } from '../../ports/idempotency-store.js'
+import type { Admission, Bucket } from '../../ports/send-counter.js'
+import { IdempotencyKeysTable } from './idempotency-keys-table.js'
+import { type LogName, MailRecordsTable, type StoredRow } from './mail-records-table.js'
+import { SendCountsTable } from './send-counts-table.js'
+
+/**
+ * The mail service's state on the Workers runtime, in one Durable Object with SQLite storage:
+ * the idempotency keys, the send counts and the logs (mail log, outbox). Every isolate calls the
+ * same object (`mailStateName`), which runs one call at a time, each in one storage transaction,
+ * and answers once the write is durable: a key is taken once, a limit counted once, whatever
+ * isolate asks, and a restart forgets nothing. Its methods are called over Workers RPC by the
+ * adapters in this folder; each is synchronous, so no other call runs in the middle of one.
+ */
+export class MailStateObject extends DurableObject<unknown> {
+  readonly #storage: DurableObjectState['storage']
+  readonly #keys: IdempotencyKeysTable
+  readonly #counts: SendCountsTable
+  readonly #records: MailRecordsTable
+
+  constructor(ctx: DurableObjectState, env: unknown) {
+    super(ctx, env)
+    this.#storage = ctx.storage
+    this.#keys = new IdempotencyKeysTable(ctx.storage.sql)
+    this.#counts = new SendCountsTable(ctx.storage.sql)
+    this.#records = new MailRecordsTable(ctx.storage.sql)
+  }
+
+  takeKey(
+    key: string,
+    record: IdempotencyRecord,
+    abandonAfterMs: number,
+  ): IdempotencyRecord | null {
+    return this.#inOneTransaction(() => this.#keys.take(key, record, abandonAfterMs))
+  }
+
+  completeKey(key: string, answer: IdempotentAnswer): void {
+    this.#inOneTransaction(() => this.#keys.complete(key, answer))
+  }
+
+  releaseKey(key: string): void {
+    this.#inOneTransaction(() => this.#keys.release(key))
+  }
+
+  pruneKeys(now: number): number {
+    return this.#inOneTransaction(() => this.#keys.prune(now))
+  }
+
+  takeSend(buckets: Bucket[], now: number): Admission {
+    return this.#inOneTransaction(() => this.#counts.take(buckets, now))
+  }
+
+  giveBackSend(buckets: Bucket[], takenAt: number, now: number): void {
+    this.#inOneTransaction(() => this.#counts.giveBack(buckets, takenAt, now))
+  }
+
+  pruneSends(now: number): number {
+    return this.#inOneTransaction(() => this.#counts.prune(now))
+  }
+
+  // The owner comes last in both: a call of an isolate still on the release before, whose
+  // records had no owner, means what it meant then (a record without one; every record).
+  insertRecord(
+    log: LogName,
+    proposedId: string,
+    json: string,
+    keepFrom?: string,
+    owner?: string,
+  ): string {
+    const record = { proposedId, json, keepFrom, owner }
+    return this.#inOneTransaction(() => this.#records.insert(log, record))
+  }
+
+  listRecords(log: LogName, limit: number, before?: string, owner?: string): StoredRow[] {
+    return this.#inOneTransaction(() => this.#records.list(log, { limit, before, owner }))
+  }
+
+  pruneRecords(log: LogName, firstKept: string): number {
+    return this.#inOneTransaction(() => this.#records.prune(log, firstKept))
+  }
+
+  /** Answers once the storage does. */
+  ping(): void {
+    this.#storage.sql.exec('SELECT 1')
+  }
+
+  /** One transaction: all of the work is stored, or none of it when it throws. */
+  #inOneTransaction<T>(work: () => T): T {
+    return this.#storage.transactionSync(work)
+  }
+}

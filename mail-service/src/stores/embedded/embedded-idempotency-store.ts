@@ -1,0 +1,91 @@
+import type { EmbeddedEnv } from '@movies-and-mail/embedded-store'
+import type { Database } from 'lmdb'
+import type {
+  IdempotencyRecord,
+  IdempotencyStore,
+  IdempotentAnswer,
+} from '../../ports/idempotency-store.js'
+
+/**
+ * Keys in the service's embedded store (database `idempotency`), one record a key; a write
+ * resolves once it is committed and synced. This process owns the store, so the keys it is
+ * taking are also held in memory: two requests with one key cannot both take it, even while
+ * the first one's write is in flight. A key whose request was cut by the end of the process
+ * (a crash, a kill) is free again at the next start: the mail may have gone out just before,
+ * which only the provider's log can tell.
+ */
+export class EmbeddedIdempotencyStore implements IdempotencyStore {
+  readonly #env: EmbeddedEnv
+  readonly #records: Database<string, string>
+  /** Keys taken by this process whose request is in progress. */
+  readonly #taking = new Map<string, IdempotencyRecord>()
+
+  constructor(env: EmbeddedEnv) {
+    this.#env = env
+    this.#records = env.database<string>('idempotency', 'string')
+  }
+
+  async take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    const taking = this.#taking.get(key)
+    if (taking) return { ...taking }
+    const held = this.#read(key)
+    // A record with no answer that this process is not taking was left by a process that
+    // ended mid-request: nothing will complete it, so the key is free again.
+    if (held?.answer && held.expiresAt > record.takenAt) return held
+    this.#taking.set(key, record)
+    try {
+      await this.#put(key, record)
+      return null
+    } catch (error) {
+      this.#taking.delete(key)
+      throw error
+    }
+  }
+
+  async complete(key: string, answer: IdempotentAnswer): Promise<void> {
+    const record = this.#taking.get(key) ?? this.#read(key)
+    if (!record) return
+    try {
+      await this.#put(key, { ...record, answer })
+    } finally {
+      this.#taking.delete(key)
+    }
+  }
+
+  async release(key: string): Promise<void> {
+    try {
+      await this.#env.commit(0, () => this.#records.remove(key))
+    } finally {
+      this.#taking.delete(key)
+    }
+  }
+
+  /** Reads one key, and probes the disk after a failed commit (`EmbeddedEnv.probe`). */
+  async ping(): Promise<void> {
+    this.#records.get('')
+    await this.#env.probe()
+  }
+
+  async prune(now: number): Promise<number> {
+    const expired: string[] = []
+    for (const { key, value } of this.#records.getRange()) {
+      if (this.#taking.has(key)) continue
+      if ((JSON.parse(value) as IdempotencyRecord).expiresAt <= now) expired.push(key)
+    }
+    if (expired.length === 0) return 0
+    await this.#env.commit(0, () => {
+      for (const key of expired) this.#records.remove(key)
+    })
+    return expired.length
+  }
+
+  #read(key: string): IdempotencyRecord | undefined {
+    const value = this.#records.get(key)
+    return value === undefined ? undefined : (JSON.parse(value) as IdempotencyRecord)
+  }
+
+  #put(key: string, record: IdempotencyRecord): Promise<void> {
+    const json = JSON.stringify(record)
+    return this.#env.commit(json.length, () => this.#records.put(key, json))
+  }
+}
