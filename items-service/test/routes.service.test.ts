@@ -60,8 +60,8 @@ describe.each(targets)('the service around the items on $name', (target) => {
   })
 
   it("keeps a client's x-request-id and makes one when none is given", async () => {
-    const kept = await call('/healthz', { headers: { 'x-request-id': 'client-id.42' } })
-    expect(kept.headers.get('x-request-id')).toBe('client-id.42')
+    const kept = await call('/healthz', { headers: { 'x-request-id': 'client-id_42' } })
+    expect(kept.headers.get('x-request-id')).toBe('client-id_42')
     const made = [await call('/healthz'), await call('/healthz')].map((response) =>
       response.headers.get('x-request-id'),
     )

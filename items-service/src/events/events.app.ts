@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { takeResponseHeaders } from '@movies-and-mail/http-kit'
 import type { ItemStore } from '../store/item-store.js'
 import { clientAddress } from './client-address.js'
 import { eventStream } from './event-stream.js'
@@ -66,9 +65,8 @@ export function eventsApp({
       const error = `this client holds ${held} event streams already, the most one may; close one first`
       return c.json({ error }, 429, { 'retry-after': '5', ...closing })
     }
-    const headers = takeResponseHeaders(c, streamHeaders)
     // A HEAD is answered without opening a stream that nobody would read or cancel.
-    if (c.req.raw.method === 'HEAD') return new Response(null, { headers }) as never
+    if (c.req.raw.method === 'HEAD') return c.newResponse(null, 200, streamHeaders) as never
     open += 1
     openBy.set(client, held + 1)
     const body = eventStream({
@@ -84,6 +82,6 @@ export function eventsApp({
         else openBy.delete(client)
       },
     })
-    return new Response(body, { headers }) as never
+    return c.newResponse(body, 200, streamHeaders) as never
   })
 }

@@ -10,7 +10,6 @@ import {
 } from '@movies-and-mail/http-kit/node'
 import { parseEnv, secretValues } from '../env.js'
 import type { Compress } from '../items/items.app.js'
-import { withCachedReads } from './cached-reads.js'
 import { loadWebAssets } from './load-web-assets.js'
 import { openItemStore } from './open-item-store.js'
 
@@ -40,11 +39,11 @@ async function main(): Promise<void> {
       `items-service: at most ${withinFiles.streams} event streams (EVENTS_MAX_STREAMS is ${settings.events.maxStreams}): the process may open ${fileLimit} files (ulimit -n), and keeps room for requests and the store`,
     )
   }
-  // One compression for the app and the front: the list is compressed once per change.
+  // The list is compressed once per change, whatever asks for it.
   const compression = new Compression()
   const compress: Compress = (list, acceptEncoding) => compression.of(list, acceptEncoding)
-  // The app (Hono, the routes, the docs, the page) loads while the server starts listening: the
-  // front answers the polled reads from the store meanwhile, and a load failure fails the start.
+  // The app (Hono, the routes, the docs, the page) loads while the server starts listening; a
+  // load failure fails the start.
   const app = import('../app.js').then(({ createApp }) =>
     createApp({
       store,
@@ -60,8 +59,6 @@ async function main(): Promise<void> {
       compress,
     }),
   )
-  const { cached } = store
-  const reads = { compress, corsOrigins: settings.corsOrigins, log: output.write }
   const [{ server, address, port }] = await Promise.all([
     listen(
       app.then(({ fetch }) => fetch),
@@ -71,8 +68,6 @@ async function main(): Promise<void> {
         maxConnections: withinFiles.connections,
         // Behind the app's own 408 for a slow body: what no route reads.
         requestTimeoutMs: settings.bodyTimeoutMs * 2,
-        // With the embedded store, the polled reads are answered from its bytes by node:http.
-        front: cached && ((listener) => withCachedReads(listener, { ...reads, cached })),
       },
     ),
     app.catch((error: unknown) => fail('failed to load its routes', error)),

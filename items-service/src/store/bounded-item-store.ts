@@ -53,9 +53,6 @@ export function withBounds(store: ItemStore, { maxItems, maxBytes }: Bounds): It
     get changes() {
       return store.changes
     },
-    get cached() {
-      return store.cached
-    },
     list: () => store.list(),
     find: (id) => store.find(id),
     query: (query) => store.query(query),

@@ -121,8 +121,6 @@ export interface ItemStore {
    * cannot follow its changes (MongoDB without a replica set).
    */
   readonly changes?: ChangeFeed
-  /** Present when the store keeps every item's JSON in this process: reads answered at once. */
-  readonly cached?: CachedItems
   /**
    * How much the collection holds: its items, and their size in bytes (the list's JSON where
    * the store keeps it; MongoDB's data size, BSON, otherwise), for its bounds.
@@ -135,9 +133,3 @@ export interface ItemStore {
 
 /** How much a collection holds. */
 export type Usage = { items: number; bytes: number }
-
-/** What `list()` and `find()` resolve to, now, from the store's memory. */
-export interface CachedItems {
-  list(): TaggedJson
-  find(id: string): TaggedJson | null
-}

@@ -1,7 +1,6 @@
 import { SortableIdSequence } from '@movies-and-mail/http-kit'
 import { ChangeFeed } from './change-feed.js'
 import {
-  type CachedItems,
   type IfMatch,
   type Item,
   type ItemFields,
@@ -89,18 +88,17 @@ export class ItemsInMemory {
     if (this.#keyById.size !== this.#cache.size) throw new Error('items without an id')
   }
 
-  readonly cached: CachedItems = {
-    list: () => ({ body: this.#cache.bytes(), etag: this.#cache.listTag() }),
-    find: (id) => {
-      const key = this.#keyById.get(id)
-      const body = key === undefined ? undefined : this.#cache.get(key)
-      if (key === undefined || body === undefined) return null
-      return { body, etag: this.#cache.tagOf(key) as string }
-    },
+  /** The list's JSON and tag, now: nothing is serialised or copied. */
+  list(): TaggedJson {
+    return { body: this.#cache.bytes(), etag: this.#cache.listTag() }
   }
 
-  list(): TaggedJson {
-    return this.cached.list()
+  /** The item's JSON and tag, now, or null. */
+  find(id: string): TaggedJson | null {
+    const key = this.#keyById.get(id)
+    const body = key === undefined ? undefined : this.#cache.get(key)
+    if (key === undefined || body === undefined) return null
+    return { body, etag: this.#cache.tagOf(key) as string }
   }
 
   usage(): Usage {
@@ -108,7 +106,7 @@ export class ItemsInMemory {
   }
 
   query(query: ItemQuery): ItemPage {
-    return this.#queries.run(this.cached.list(), query)
+    return this.#queries.run(this.list(), query)
   }
 
   planInsert(item: NewItem): WritePlan | Refused<'duplicate-id'> {

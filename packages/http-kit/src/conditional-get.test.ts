@@ -45,7 +45,7 @@ describe('answerTagged', () => {
 
 describe('sendTagged', () => {
   const app = new Hono()
-    .use(requestLog({ write: () => {} }), cors({ writeOrigins: [], keyedWrites: false }))
+    .use(...requestLog({ write: () => {} }), cors({ writeOrigins: [], keyedWrites: false }))
     .get('/list', (c) => sendTagged(c, answerTagged(list, c.req.header('if-none-match'), json)))
 
   it('answers with the headers of the request and those of CORS', async () => {

@@ -1,6 +1,6 @@
 import type { Context, TypedResponse } from 'hono'
 import type { JSONParsed } from 'hono/utils/types'
-import { type ResponseHeadersVariables, takeResponseHeaders } from './response-headers.js'
+import { jsonBytes } from './json-bytes.js'
 
 /** Bytes and the strong entity tag that names them (quoted, as the `ETag` header carries it). */
 export type Tagged = { body: Uint8Array; etag: string }
@@ -65,23 +65,15 @@ export function answerTagged(
 }
 
 /**
- * `answer` as a Hono route's answer, with the headers every answer of the request carries (a
- * `Vary` of CORS joined to the answer's own), typed as JSON of `T` for the route's schema and
- * the typed client. A 304 is typed as no answer: only a caller that sent `If-None-Match` itself
- * gets one, so the client's answers stay the bodies it can read.
+ * `answer` as a Hono route's answer, typed as JSON of `T` for the route's schema and the typed
+ * client; a 304 carries no body, and what a 304 keeps of the headers.
  */
 export function sendTagged<T>(
   c: Context,
   answer: TaggedAnswer,
-): TypedResponse<JSONParsed<T>, 200, 'json'> {
-  const own: Record<string, string> = { ...answer.headers, etag: answer.etag }
-  const collected = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
-  if (own.vary !== undefined && collected?.vary !== undefined && collected.vary !== own.vary) {
-    own.vary = `${collected.vary}, ${own.vary}`
-  }
-  const headers = takeResponseHeaders(c, own)
-  return new Response(answer.body as BodyInit | null, {
-    status: answer.status,
-    headers,
-  }) as unknown as TypedResponse<JSONParsed<T>, 200, 'json'>
+): TypedResponse<JSONParsed<T>, 200 | 304, 'json'> {
+  const headers = { ...answer.headers, etag: answer.etag }
+  return answer.status === 304
+    ? jsonBytes<T, 304>(c, null, 304, headers)
+    : jsonBytes<T, 200>(c, answer.body, 200, headers)
 }

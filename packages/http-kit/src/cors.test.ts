@@ -5,7 +5,7 @@ import { requestLog } from './request-log.js'
 
 function corsApp(options: CorsOptions) {
   const app = new Hono()
-  app.use(requestLog({ write: () => {} }), cors(options))
+  app.use(...requestLog({ write: () => {} }), cors(options))
   app.get('/items', (c) => c.json([]))
   return app
 }

@@ -1,5 +1,4 @@
 import type { MiddlewareHandler } from 'hono'
-import { addResponseHeader } from './response-headers.js'
 
 export type CorsOptions = {
   /**
@@ -96,15 +95,15 @@ export function writeOriginCheck(
 /**
  * CORS for browser apps on other origins, the same policy in both micros: answers preflights
  * itself (204) and adds the allow headers to every answer, refusals included, before the
- * handler runs. hono's own `cors()` sets them on `c.res` afterwards, which builds a `Headers`
- * object for every answer and takes the node adapter off its fast path (bench/README.md); and
- * it has no notion of methods allowed to some origins only.
+ * handler runs. The kit keeps its own: hono's `cors()` sets its headers on a response made
+ * before the handler's, copied into the answer (bench/README.md › CORS), and allows every
+ * origin the same methods, where writes here are for some origins only.
  * @example app.use(cors({ writeOrigins: ['https://app.example'], keyedWrites: true }))
  */
 export function cors(options: CorsOptions): MiddlewareHandler {
   const policy = corsPolicy(options)
   return function applyCors(c, next) {
-    const add = (name: string, value: string) => addResponseHeader(c, name, value)
+    const add = (name: string, value: string) => c.header(name, value)
     policy.addAnswerHeaders(add)
     const isPreflight =
       c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined

@@ -46,11 +46,6 @@ export { type JsonBody, jsonBytes } from './json-bytes.js'
 export { redactText, redactUrl, secretsOfEnv, secretsOfUrl, shownValue } from './redact.js'
 export { type RequestLogVariables, requestIdFor, requestLine, requestLog } from './request-log.js'
 export {
-  addResponseHeader,
-  type ResponseHeadersVariables,
-  takeResponseHeaders,
-} from './response-headers.js'
-export {
   createServiceApp,
   type ServiceAppOptions,
   type ServiceEnv,

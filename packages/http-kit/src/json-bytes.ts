@@ -1,26 +1,28 @@
 import type { Context, TypedResponse } from 'hono'
-import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { StatusCode } from 'hono/utils/http-status'
 import type { JSONParsed } from 'hono/utils/types'
-import { takeResponseHeaders } from './response-headers.js'
 
 /** A JSON document already serialised: bytes in memory, or a stream of them. */
 export type JsonBody = Uint8Array | ReadableStream<Uint8Array>
 
 /**
- * Answers JSON that a store has already serialised, typed as `T` for the routes' schema and
- * the typed client, without parsing and re-serialising it.
+ * Answers JSON that a store has already serialised, without parsing and serialising it again
+ * (`null`: no body, for a 304), typed as JSON of `T` for the route's schema and the typed
+ * client. Hono types JSON only when it serialises a value itself (`c.json`), and answers bytes
+ * typed as a body: this is the one place that tells the types the bytes are the route's JSON.
  */
-export function jsonBytes<T, S extends ContentfulStatusCode>(
+export function jsonBytes<T, S extends StatusCode>(
   c: Context,
-  body: JsonBody,
+  body: JsonBody | null,
   status: S,
-  extraHeaders: Record<string, string> = {},
+  headers: Record<string, string> = {},
 ): TypedResponse<JSONParsed<T>, S, 'json'> {
-  const headers = takeResponseHeaders(c, { 'content-type': 'application/json', ...extraHeaders })
-  // A Response of its own with plain headers: the node adapter's fast path (see response-headers).
-  return new Response(body as BodyInit, { status, headers }) as unknown as TypedResponse<
-    JSONParsed<T>,
-    S,
-    'json'
-  >
+  const sent = { 'content-type': 'application/json', ...headers }
+  // A Node Buffer is a view of an ArrayBuffer; the web types allow a shared one as well.
+  const answer = c.newResponse(
+    body as Uint8Array<ArrayBuffer> | ReadableStream | null,
+    status,
+    sent,
+  )
+  return answer as unknown as TypedResponse<JSONParsed<T>, S, 'json'>
 }

@@ -5,7 +5,7 @@ import { requestLine, requestLog } from './request-log.js'
 function loggedApp() {
   const lines: string[] = []
   const app = new Hono()
-  app.use(requestLog({ write: (line) => lines.push(line) }))
+  app.use(...requestLog({ write: (line) => lines.push(line) }))
   app.get('/*', (c) => c.json({ path: c.req.path }))
   return { app, lines }
 }
@@ -36,10 +36,13 @@ describe('requestLog', () => {
     expect(lines[0]).toContain(shown)
   })
 
-  it('keeps a sane x-request-id and replaces one that could break the line', async () => {
+  it('keeps a sane x-request-id (hono requestId rule) and replaces one that could break the line', async () => {
     const { app, lines } = loggedApp()
-    const kept = await app.request('/', { headers: { 'x-request-id': 'abc-123.x:y' } })
-    expect(kept.headers.get('x-request-id')).toBe('abc-123.x:y')
+    const kept = await app.request('/', { headers: { 'x-request-id': 'abc-123_x=y' } })
+    expect(kept.headers.get('x-request-id')).toBe('abc-123_x=y')
+    expect(lines.join('')).toContain(' abc-123_x=y GET / ')
+    const dotted = await app.request('/', { headers: { 'x-request-id': 'abc.123' } })
+    expect(dotted.headers.get('x-request-id')).toMatch(/^[0-9a-f]{6}-[0-9a-z]+$/)
     const replaced = await app.request('/', { headers: { 'x-request-id': 'a b\tforged 200' } })
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f]{6}-[0-9a-z]+$/)
     expect(lines.join('')).not.toContain('forged')
@@ -55,7 +58,7 @@ describe('requestLog', () => {
 
   it('marks every answer nosniff, refusals and errors included', async () => {
     const app = new Hono()
-    app.use(requestLog({ write: () => {} }))
+    app.use(...requestLog({ write: () => {} }))
     app.get('/fail', () => {
       throw new Error('boom')
     })

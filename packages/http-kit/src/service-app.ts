@@ -43,7 +43,7 @@ export function createServiceApp({
   const app = new OpenAPIHono<ServiceEnv>({ defaultHook: validationHook })
   const keyedWrites = apiKeys.length > 0
   app.use(
-    requestLog({ write: log }),
+    ...requestLog({ write: log }),
     cors({ writeOrigins: corsOrigins, keyedWrites }),
     acceptApiKeys(apiKeys, { writeOrigins: corsOrigins }),
     (c, next) => {

@@ -2,7 +2,6 @@ import type { DurableObjectStorage, SqlStorage } from '@cloudflare/workers-types
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
 import type { ChangeFeed } from '../change-feed.js'
 import type {
-  CachedItems,
   IfMatch,
   Item,
   ItemFields,
@@ -78,10 +77,6 @@ export class DurableItemStore implements ItemStore {
     return this.#items.changes
   }
 
-  get cached(): CachedItems {
-    return this.#items.cached
-  }
-
   async list(): Promise<TaggedJson> {
     return this.#items.list()
   }
@@ -91,7 +86,7 @@ export class DurableItemStore implements ItemStore {
   }
 
   async find(id: string): Promise<TaggedJson | null> {
-    return this.#items.cached.find(id)
+    return this.#items.find(id)
   }
 
   async query(query: ItemQuery): Promise<ItemPage> {

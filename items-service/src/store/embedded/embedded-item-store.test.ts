@@ -88,11 +88,11 @@ describe('EmbeddedItemStore on disk', () => {
   it('gives items and list new tags after reopening: a tag of the last process names nothing', async () => {
     const first = await EmbeddedItemStore.open(dir)
     await first.insert(movie(1))
-    const before = [first.cached.list().etag, first.cached.find('tt1')?.etag]
+    const before = [(await first.list()).etag, (await first.find('tt1'))?.etag]
     await first.close()
     const second = await EmbeddedItemStore.open(dir)
-    expect(second.cached.list().etag).not.toBe(before[0])
-    expect(second.cached.find('tt1')?.etag).not.toBe(before[1])
+    expect((await second.list()).etag).not.toBe(before[0])
+    expect((await second.find('tt1'))?.etag).not.toBe(before[1])
     await second.close()
   })
 })
@@ -103,7 +103,7 @@ describe('EmbeddedItemStore writes under a condition (If-Match)', () => {
   it('checks If-Match against the tag as of the write, after the writes queued before it', async () => {
     const store = await EmbeddedItemStore.open(await temporaryDir())
     await store.insert(movie)
-    const etag = store.cached.find('tt1')?.etag as string
+    const etag = (await store.find('tt1'))?.etag as string
     // Both are queued before either runs: the second is checked against the tag the first left.
     const [first, second] = await Promise.all([
       store.update('tt1', { genre: 'Noir' }, [etag]),
@@ -111,7 +111,7 @@ describe('EmbeddedItemStore writes under a condition (If-Match)', () => {
     ])
     expect(first.ok).toBe(true)
     expect(second).toEqual({ ok: false, why: 'stale', id: 'tt1' })
-    expect(store.cached.find('tt1')?.etag).not.toBe(etag)
+    expect((await store.find('tt1'))?.etag).not.toBe(etag)
     await store.close()
   })
 })

@@ -3,7 +3,6 @@ import { EmbeddedEnv, StoreDamagedError } from '@movies-and-mail/embedded-store'
 import type { Database } from 'lmdb'
 import type { ChangeFeed } from '../change-feed.js'
 import type {
-  CachedItems,
   IfMatch,
   Item,
   ItemFields,
@@ -90,10 +89,6 @@ export class EmbeddedItemStore implements ItemStore {
     return this.#items.changes
   }
 
-  get cached(): CachedItems {
-    return this.#items.cached
-  }
-
   async list(): Promise<TaggedJson> {
     return this.#items.list()
   }
@@ -103,7 +98,7 @@ export class EmbeddedItemStore implements ItemStore {
   }
 
   async find(id: string): Promise<TaggedJson | null> {
-    return this.#items.cached.find(id)
+    return this.#items.find(id)
   }
 
   async query(query: ItemQuery): Promise<ItemPage> {

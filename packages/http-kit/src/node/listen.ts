@@ -11,9 +11,9 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * A port in use, or any other failure to listen, rejects, so that it fails the start like any
  * other start error instead of surfacing as an unhandled `'error'` event.
  *
- * `app` may still be loading (a promise): the server listens meanwhile, `front` answers what it
- * can, and the other requests wait for the app. The caller awaits the same promise, so that a
- * load failure fails the start; the waiting requests then end with the process.
+ * `app` may still be loading (a promise): the server listens meanwhile, and requests wait for
+ * the app. The caller awaits the same promise, so that a load failure fails the start; the
+ * waiting requests then end with the process.
  * @example const { server, port } = await listen(app.fetch, { port: 0, host: '127.0.0.1' })
  */
 export function listen(
@@ -21,14 +21,11 @@ export function listen(
   {
     port,
     host,
-    front = (listener) => listener,
     requestTimeoutMs = 300_000,
     maxConnections = Number.POSITIVE_INFINITY,
   }: {
     port: number
     host: string
-    /** Wraps the app's listener, for answers node:http gives on its own (see items' reads). */
-    front?: (app: RequestListener) => RequestListener
     /**
      * How long node:http waits for a whole request, behind the app's own BODY_TIMEOUT_MS (a 408
      * it answers in JSON): for what the app does not read. Headers get at most a minute of it.
@@ -56,7 +53,7 @@ export function listen(
   }
   const server = createServer(
     { requestTimeout: requestTimeoutMs, headersTimeout: Math.min(60_000, requestTimeoutMs) },
-    front(whenLoaded),
+    whenLoaded,
   )
   server.maxConnections = maxConnections
   return new Promise((resolve, reject) => {
