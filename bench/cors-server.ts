@@ -2,8 +2,8 @@
 // cors() with the same policy: what `bench/cors.mjs` compares.
 //
 //   node <bundle> kit|hono   (prints "listening on <port>")
+import { serve } from '@hono/node-server'
 import { cors, jsonBytes, requestLog } from '@movies-and-mail/http-kit'
-import { listen } from '@movies-and-mail/http-kit/node'
 import { Hono } from 'hono'
 import { cors as honoCors } from 'hono/cors'
 
@@ -15,11 +15,12 @@ const policy = honoCors({
   maxAge: 600,
 })
 const app = new Hono()
-app.use(requestLog({ write: () => {} }))
-app.use(process.argv[2] === 'hono' ? policy : cors({ origins: ['*'] }))
+app.use(...requestLog({ write: () => {} }))
+app.use(process.argv[2] === 'hono' ? policy : cors({ writeOrigins: ['*'], keyedWrites: false }))
 const item = { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' }
 const body = new TextEncoder().encode(JSON.stringify(item))
 app.get('/item', (c) => jsonBytes(c, body, 200))
 
-const { port } = await listen(app.fetch, { port: 0, host: '127.0.0.1' })
-console.log(`listening on ${port}`)
+serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, ({ port }) => {
+  console.log(`listening on ${port}`)
+})

@@ -57,7 +57,7 @@ describe('items-service, on Node, whose CONNECTION_URL fails at start', () => {
       CONNECT_TIMEOUT_MS: '1000',
     })
     expect(service.code).toBe(1)
-    expect(service.stderr).toMatch(/^items-service failed to start: /)
+    expect(service.stderr).toMatch(/^items-service cannot start: /)
     expectNoSecret(service.stdout + service.stderr)
   })
 

@@ -25,7 +25,7 @@ describe('a service that cannot start', () => {
     expect(service.code).not.toBe(0)
     expect(service.code).not.toBeNull()
     expect(Date.now() - started).toBeLessThan(connectTimeoutMs + marginMs)
-    expect(service.stderr).toMatch(/failed to start: .*(ECONNREFUSED|no answer from the database)/)
+    expect(service.stderr).toMatch(/cannot start: .*(ECONNREFUSED|no answer from the database)/)
     expect(service.stdout).not.toContain('listening')
   })
 
@@ -40,7 +40,7 @@ describe('a service that cannot start', () => {
     })
     expect(service.code).not.toBe(0)
     expect(Date.now() - started).toBeLessThan(connectTimeoutMs + marginMs)
-    expect(service.stderr).toContain('failed to start')
+    expect(service.stderr).toContain('cannot start')
   })
 
   it.each([
@@ -87,7 +87,7 @@ describe('a service that cannot start', () => {
       expect(service.code).toBe(1)
       expect(printed(service)).not.toContain(secret)
       expect(service.stderr).toMatch(
-        /^items-service failed to start: .*mongodb:\/\/reader:\*\*\*@/m,
+        /^items-service cannot start: .*mongodb:\/\/reader:\*\*\*@/m,
       )
     })
   })
@@ -100,6 +100,6 @@ describe('a service that cannot start', () => {
       PORT: String(port),
     })
     expect(service.code).not.toBe(0)
-    expect(service.stderr).toBe(`items-service failed to start: port ${port} is in use\n`)
+    expect(service.stderr).toBe(`items-service cannot start: port ${port} is in use\n`)
   })
 })

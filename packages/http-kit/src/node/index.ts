@@ -1,14 +1,3 @@
-export { batchedLines } from './batched-lines.js'
-export { type Closed, closeServer } from './close-server.js'
-export {
-  type Compressed,
-  Compression,
-  type ContentCoding,
-  codedTag,
-  defaultEncoders,
-  type Encoders,
-  parseAcceptEncoding,
-} from './compression.js'
-export { type Listening, listen, reachableAt } from './listen.js'
+export { Compression } from './compression.js'
 export { openFilesLimit, withinOpenFiles } from './open-files.js'
-export { type StopOptions, stopOnSignals } from './stop-on-signals.js'
+export { type NodeService, runNodeService, type ServiceStart } from './run-service.js'

@@ -1,0 +1,105 @@
+import { redactText } from '../redact.js'
+import { batchedLines } from './batched-lines.js'
+import { listen, reachableAt } from './listen.js'
+import { openFilesLimit, withinOpenFiles } from './open-files.js'
+import { stopOnSignals } from './stop-on-signals.js'
+
+type Fetch = (request: Request) => Response | Promise<Response>
+
+/** Where a listening service can be reached, for its banner. */
+export type ReachableAt = ReturnType<typeof reachableAt>
+
+/** What a micro's Node entry hands over once its stores are open. */
+export type NodeService = {
+  /** The app's `fetch`, or a promise of it: the server listens while the app loads. */
+  fetch: Fetch | Promise<Fetch>
+  port: number
+  host: string
+  /** BODY_TIMEOUT_MS: node:http waits twice as long for a request the app does not read. */
+  bodyTimeoutMs: number
+  /** How long requests in flight may take to finish when the process is told to stop. */
+  shutdownTimeoutMs: number
+  /** How many connections the service keeps open as streams; the rest stay for requests. */
+  streams?: number
+  /** What the first line says in parentheses after the address (the store, say). */
+  about?: string
+  /** The banner's lines after the first (`<name> listening on <url>`). */
+  banner: (at: ReachableAt) => string[]
+  /** Closes what the service opened, once no request is in flight. */
+  close: () => Promise<void>
+  /** Ends the answers that never end by themselves (event streams), first. */
+  endStreams?: () => void
+}
+
+/** What a service's start gets: where its lines go, and a way to name what a failure is about. */
+export type ServiceStart = {
+  /** Writes a line (without its newline) to stdout, in order with the request lines. */
+  log: (line: string) => void
+  /** Takes each request's line, newline included: the app's `log`. */
+  requestLines: (line: string) => void
+  /** Names what a start failure is about while the stores open (a database's address). */
+  opening: (context: string) => void
+}
+
+/**
+ * The start-up both micros' Node entries share: the request lines batched into one write per
+ * turn of the event loop, the stores opened by `start`, the app served on node:http within the
+ * open-files limit, one banner, a graceful stop on SIGTERM and SIGINT, and every failure to
+ * start said in one line on stderr, with no secret of `secrets` in it, and exit code 1.
+ * @example runNodeService('mail-service', secretValues(process.env), async ({ log }) => ({ ... }))
+ */
+export function runNodeService(
+  name: string,
+  secrets: readonly string[],
+  start: (context: ServiceStart) => Promise<NodeService>,
+): void {
+  // Request lines leave in one write per turn of the event loop, not one system call each.
+  const output = batchedLines((text) => process.stdout.write(text))
+  process.on('exit', output.flush)
+  const log = (line: string) => output.write(`${line}\n`)
+  let opening = ''
+
+  const fail = (what: string, reason: unknown, context = ''): never => {
+    const message = reason instanceof Error ? reason.message : String(reason)
+    output.flush()
+    process.stderr.write(`${redactText(`${name} ${what}: ${message}${context}`, secrets)}\n`)
+    process.exit(1)
+  }
+
+  const main = async () => {
+    const service = await start({
+      log,
+      requestLines: output.write,
+      opening: (context) => {
+        opening = context
+      },
+    })
+    opening = ''
+    const wanted = { connections: Number.POSITIVE_INFINITY, streams: service.streams ?? 0 }
+    const [{ server, address, port }] = await Promise.all([
+      listen(service.fetch, {
+        port: service.port,
+        host: service.host,
+        maxConnections: withinOpenFiles(wanted, openFilesLimit()).connections,
+        // Behind the app's own 408 for a slow body: what no route reads.
+        requestTimeoutMs: service.bodyTimeoutMs * 2,
+      }),
+      Promise.resolve(service.fetch).catch((reason: unknown) =>
+        fail('failed to load its routes', reason),
+      ),
+    ])
+    const at = reachableAt(address, port)
+    const where = `${at.url}${at.everywhere ? ' on every interface' : ''}`
+    const about = service.about === undefined ? '' : ` (${service.about})`
+    // One write, so that whoever reads the output sees the banner whole.
+    log([`${name} listening on ${where}${about}`, ...service.banner(at)].join('\n'))
+    stopOnSignals(server, {
+      timeoutMs: service.shutdownTimeoutMs,
+      close: service.close,
+      ...(service.endStreams && { endStreams: service.endStreams }),
+      log,
+      fail,
+    })
+  }
+  main().catch((reason: unknown) => fail('cannot start', reason, opening))
+}
