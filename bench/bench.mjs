@@ -6,8 +6,12 @@
 //
 //   node bench/bench.mjs [--n 1000] [--seconds 5] [--rounds 2] [--writes N] [--big 100000]
 //                        [--streams 1000] [--mutations 50] [--out bench/RESULTS.md] [--quick]
+//                        [--workers]
+//
+// --workers measures the Workers runtime alone and writes its sections (by default to
+// test-artifacts/bench-workers.md).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -32,7 +36,7 @@ import {
 } from './servers.mjs'
 import { measureSyncReads } from './sync.mjs'
 import { measureWorkers } from './worker-bench.mjs'
-import { snapshotItemsBundle } from './worker-servers.mjs'
+import { snapshotItemsBundle, snapshotMailWorker } from './worker-servers.mjs'
 
 const labels = { items: 'items-service', bound: 'bound', json: 'json-server' }
 
@@ -48,6 +52,7 @@ function parseOptions() {
       mutations: { type: 'string' },
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
+      workers: { type: 'boolean', default: false },
     },
   })
   const quick = values.quick
@@ -76,7 +81,19 @@ function parseOptions() {
     // Only a full run replaces RESULTS.md; a smaller one (a quick look) writes beside the tests'.
     out:
       values.out ??
-      fileURLToPath(new URL(full ? 'RESULTS.md' : '../test-artifacts/bench.md', import.meta.url)),
+      fileURLToPath(
+        new URL(
+          values.workers
+            ? '../test-artifacts/bench-workers.md'
+            : full
+              ? 'RESULTS.md'
+              : '../test-artifacts/bench.md',
+          import.meta.url,
+        ),
+      ),
+    workersOnly: values.workers,
+    // The object's heap is read at these sizes of its list: past ITEMS_MAX_COUNT's default last.
+    heapSizes: full ? [1000, 10_000, 50_000, 100_000] : [n, n * 10],
     connections,
     coldTries: quick ? 3 : 5,
     putTries: quick ? 3 : 7,
@@ -95,8 +112,8 @@ async function main() {
   }
   // Bounded in time: a generous multiple of what the options should take, then stop everything.
   const expectedSeconds =
-    options.rounds * 36 * (options.seconds + options.warmup + 2) +
-    180 +
+    options.rounds * 40 * (options.seconds + options.warmup + 2) +
+    240 +
     options.big / 1000 +
     options.streams / 20
   const deadline = setTimeout(async () => {
@@ -126,10 +143,27 @@ async function main() {
   }
 }
 
+/** The Workers runtime alone (`--workers`): its sections, and every run of it. */
+async function measureWorkersOnly(options, work, say, started) {
+  const workers = await measureWorkers({
+    work,
+    script: await snapshotItemsBundle(work),
+    mailScript: await snapshotMailWorker(work),
+    options,
+    say,
+    base: movies(options.n),
+  })
+  const { section, runs } = workerReport({ options, workers })
+  const heading = `Run on ${started.toISOString().slice(0, 10)}, the Workers part alone (\`--workers\`): ${cpus().length} cores, Node ${process.version}.`
+  return [heading, '', ...section, '## Every measured Worker run', '', ...runs, ''].join('\n')
+}
+
 async function measure(options, work, say, started) {
+  if (options.workersOnly) return measureWorkersOnly(options, work, say, started)
   const { n, seconds, warmup, writes, warmupWrites, big } = options
   await snapshotItemsBuild(work)
   const workerScript = await snapshotItemsBundle(work)
+  const mailScript = await snapshotMailWorker(work)
   const large = n * 10
   const all = movies(Math.max(big, large))
   const base = all.slice(0, n)
@@ -274,7 +308,14 @@ async function measure(options, work, say, started) {
   }
 
   // The Workers runtime: items-service's Worker and its bounds, then MongoDB from a Worker.
-  const workers = await measureWorkers({ work, script: workerScript, options, say, base })
+  const workers = await measureWorkers({
+    work,
+    script: workerScript,
+    mailScript,
+    options,
+    say,
+    base,
+  })
 
   const { moves, loading } = describeRun(options, large)
   return report({

@@ -90,7 +90,14 @@ export async function snapshotItemsBuild(work) {
 export function startItemsService(dataDir, { heapFile } = {}) {
   return startNode('items-service', [itemsEntry], {
     // Port 0 asks the OS for a free port; the start-up line tells which. Loopback only.
-    env: { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...probeEnv(heapFile) },
+    // The feed's load comes from one address: the cap per client would refuse all but 20.
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      EVENTS_MAX_STREAMS_PER_CLIENT: '1000000',
+      ...probeEnv(heapFile),
+    },
     nodeArgs: probeArgs(heapFile),
     ready: (out) => Number(/listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1]),
   })

@@ -2,16 +2,19 @@
 // uploads) run by workerd under Miniflare, loaded as the Node servers are, beside two bounds in
 // the same runtime: a bare Worker answering cached bytes from memory, and the same bare Worker
 // sending every request to one Durable Object that answers them (what routing every request
-// through one object costs by itself). Then the first request to a new isolate, the bundle's
-// size, and MongoDB from a Worker: the client held by the object against a client per request.
+// through one object costs by itself). Then the first request to a new isolate, the upload's
+// size, MongoDB from a Worker (the client held by the object against a client per request), the
+// object's heap as its list grows, and mail-service's Worker (worker-mail.mjs).
 import { mkdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { monotonicMs } from './clock.mjs'
 import { median, postAll } from './fixtures.mjs'
 import { load } from './load.mjs'
 import { documents, movie } from './movies.mjs'
 import { send, stopAll, stopServer } from './servers.mjs'
+import { measureHeap } from './worker-heap.mjs'
+import { measureMailWorkers } from './worker-mail.mjs'
 import { measureMongo } from './worker-mongo.mjs'
 import { bareWorker, copyState, itemsWorker, startWorker } from './worker-servers.mjs'
 
@@ -23,10 +26,11 @@ export const workerLabels = {
 }
 
 /**
- * Measures everything above: `script` is the snapshot of items-service's Worker bundle
- * (`snapshotItemsBundle`), `base` the n movies of the run.
+ * Measures everything above: `script` is the entry of the snapshot of items-service's Worker
+ * (`snapshotItemsBundle`), `mailScript` mail-service's (`snapshotMailWorker`), `base` the n
+ * movies of the run.
  */
-export async function measureWorkers({ work, script, options, say, base }) {
+export async function measureWorkers({ work, script, mailScript, options, say, base }) {
   const { n, seconds, warmup, writes, warmupWrites } = options
   const dir = join(work, 'workers')
   await mkdir(dir, { recursive: true })
@@ -103,11 +107,12 @@ export async function measureWorkers({ work, script, options, say, base }) {
     for (const key of ['items', 'bare']) cold[key].push(await firstAnswer(await start[key](), n))
   }
 
-  const bundle = await readFile(script)
-  const size = { raw: bundle.length, gzip: gzipSync(bundle).length }
+  const size = await uploadSize(script)
 
   say('workers: MongoDB from a Worker')
   const mongo = await measureMongo({ dir, script, base, ids, tries: options.coldTries })
+  const heap = await measureHeap({ dir, script, sizes: options.heapSizes, say })
+  const mail = await measureMailWorkers({ work, script: mailScript, options, say })
   return {
     runs,
     listTimes: [...listTimes.values()].sort((a, b) => a.n - b.n),
@@ -118,7 +123,24 @@ export async function measureWorkers({ work, script, options, say, base }) {
     },
     size,
     mongo,
+    heap,
+    mail,
   }
+}
+
+/**
+ * What `wrangler deploy` uploads of the Worker whose entry is `script`, raw and gzipped: the
+ * modules every start loads, and the MongoDB driver's module, loaded only with CONNECTION_URL.
+ */
+async function uploadSize(script) {
+  const sizes = { start: { raw: 0, gzip: 0 }, driver: { raw: 0, gzip: 0 } }
+  for (const path of [script, ...itemsWorker(script).modules]) {
+    const bytes = await readFile(path)
+    const part = basename(path) === 'mongodb.js' ? sizes.driver : sizes.start
+    part.raw += bytes.length
+    part.gzip += gzipSync(bytes).length
+  }
+  return sizes
 }
 
 /** Median of one sequential GET /items after two untimed ones, and its bytes. */

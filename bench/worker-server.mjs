@@ -3,15 +3,17 @@
 //
 //   node bench/worker-server.mjs <options.json>
 //
-// The options: { script, modulesRoot, objects, persist, bindings }: the module Worker's path
-// (one module, as wrangler's bundle is), its folder, whether it binds the items-service Durable Object (ITEMS, class ItemsObject,
-// SQLite storage), where the objects keep their storage (a folder; in memory when absent), and
-// its string bindings. Requests reach the Worker on a socket of workerd's own
-// (`unsafeDirectSockets`), as the platform's front hands a request to a Worker: not through
-// Miniflare's routing Worker, which copies each request, emulates the platform's compression
-// and logs each request to Node through a loopback HTTP call. Prints
-// `listening on <port> workerd <pid> started <ms> ready <ms>`, the times on the machine's
-// monotonic clock: before Miniflare was made, and once workerd serves.
+// The options: { script, modules, modulesRoot, durableObjects, compatibilityFlags, persist,
+// bindings, inspectorPort }: the Worker's main module, the other modules it may import (paths, as
+// wrangler uploads them), their folder, its Durable Object bindings (as Miniflare takes them),
+// its compatibility flags (nodejs_compat when absent), where the objects keep their storage (a
+// folder; in memory when absent), its string bindings, and a port for workerd's inspector (none
+// when absent). Requests reach the Worker on a socket of workerd's own (`unsafeDirectSockets`),
+// as the platform's front hands a request to a Worker: not through Miniflare's routing Worker,
+// which copies each request, emulates the platform's compression and logs each request to Node
+// through a loopback HTTP call. Prints `listening on <port> workerd <pid> started <ms> ready
+// <ms>`, the times on the machine's monotonic clock: before Miniflare was made, and once workerd
+// serves.
 import { readdirSync, readFileSync } from 'node:fs'
 import { Miniflare } from 'miniflare'
 import { monotonicMs } from './clock.mjs'
@@ -35,18 +37,20 @@ function workerdPid() {
 
 const started = monotonicMs()
 const miniflare = new Miniflare({
-  // The module itself, not its path: given a path, Miniflare parses the script in Node to find
-  // its imports first (half a second for items-service's bundle), which the platform never does.
-  // Each Worker here is one module.
-  modules: [{ type: 'ESModule', path: options.script, contents: readFileSync(options.script) }],
+  // The modules themselves, not a path: given a path, Miniflare first parses the script in Node
+  // to find its imports (half a second for a large bundle), which the platform never does.
+  modules: [options.script, ...(options.modules ?? [])].map((path) => ({
+    type: 'ESModule',
+    path,
+    contents: readFileSync(path),
+  })),
   modulesRoot: options.modulesRoot,
   compatibilityDate: '2025-01-01',
-  compatibilityFlags: ['nodejs_compat'],
+  compatibilityFlags: options.compatibilityFlags ?? ['nodejs_compat'],
   bindings: options.bindings ?? {},
-  ...(options.objects && {
-    durableObjects: { ITEMS: { className: 'ItemsObject', useSQLite: true } },
-  }),
+  ...(options.durableObjects && { durableObjects: options.durableObjects }),
   ...(options.persist && { durableObjectsPersist: options.persist }),
+  ...(options.inspectorPort && { inspectorPort: options.inspectorPort }),
   unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
   logRequests: false,
 })

@@ -2,10 +2,10 @@
 // (worker-server.mjs), on a free loopback port, and stopped with the Node servers. A Worker's
 // `pid` is workerd's, so that its CPU time is the runtime's, not Miniflare's.
 import { spawnSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startNode } from './servers.mjs'
 
@@ -14,6 +14,7 @@ const serverEntry = fileURLToPath(new URL('worker-server.mjs', import.meta.url))
 const workers = fileURLToPath(new URL('workers/', import.meta.url))
 const itemsBundle = join(root, 'items-service/dist-worker/bundle/entry.js')
 const itemsNodeEntry = join(root, 'items-service/dist/server.js')
+const mailWorkerScript = join(root, 'mail-service/dist/worker.js')
 
 let written = 0
 
@@ -36,11 +37,19 @@ export async function startWorker(name, options, work) {
   })
 }
 
+/** The build's modules in `dir`, the entry first: what `wrangler deploy` uploads from it. */
+const modulesIn = (dir) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith('.js'))
+    .sort((a, b) => Number(b === 'entry.js') - Number(a === 'entry.js'))
+    .map((name) => join(dir, name))
+
 /**
- * Copies items-service's Worker bundle (what `wrangler deploy` uploads) under `work`, so that every
- * start of the run is the same build even if the workspace is rebuilt meanwhile; its path. Builds
- * it first (`npm run build:worker -w items-service`) when it is missing or older than the Node
- * build, which `npm run bench` has just made.
+ * Copies items-service's Worker (the modules `wrangler deploy` uploads) under `work`, so that
+ * every start of the run is the same build even if the workspace is rebuilt meanwhile; the path
+ * of its entry module, the others beside it. Builds it first (`npm run build:worker -w
+ * items-service`) when it is missing or older than the Node build, which `npm run bench` has
+ * just made.
  */
 export async function snapshotItemsBundle(work) {
   const mtime = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0)
@@ -54,15 +63,35 @@ export async function snapshotItemsBundle(work) {
   }
   const dir = join(work, 'items-worker')
   await mkdir(dir, { recursive: true })
-  await copyFile(itemsBundle, join(dir, 'entry.js'))
+  for (const module of modulesIn(dirname(itemsBundle))) {
+    await copyFile(module, join(dir, basename(module)))
+  }
   return join(dir, 'entry.js')
 }
 
-/** items-service's Worker, its objects' storage in `persist`, with these settings. */
-export const itemsWorker = (script, persist, bindings = {}) => ({
+/** Copies mail-service's Worker (`dist/worker.js`, one module) under `work`; its path. */
+export async function snapshotMailWorker(work) {
+  if (!existsSync(mailWorkerScript))
+    throw new Error(`${mailWorkerScript}: build mail-service first`)
+  const dir = join(work, 'mail-worker')
+  await mkdir(dir, { recursive: true })
+  await copyFile(mailWorkerScript, join(dir, 'worker.js'))
+  return join(dir, 'worker.js')
+}
+
+const itemsObjects = { ITEMS: { className: 'ItemsObject', useSQLite: true } }
+
+/**
+ * items-service's Worker, its objects' storage in `persist`, with these settings; `without`, the
+ * names of modules to leave out of the upload (the MongoDB driver's, to see what it costs).
+ */
+export const itemsWorker = (script, persist, bindings = {}, { without = [] } = {}) => ({
   script,
-  modulesRoot: join(script, '..'),
-  objects: true,
+  modules: modulesIn(dirname(script)).filter(
+    (path) => path !== script && !without.includes(basename(path)),
+  ),
+  modulesRoot: dirname(script),
+  durableObjects: itemsObjects,
   persist,
   bindings: { CORS_ORIGINS: '*', ...bindings },
 })
@@ -71,8 +100,39 @@ export const itemsWorker = (script, persist, bindings = {}) => ({
 export const bareWorker = (documents, { throughObject = false } = {}) => ({
   script: join(workers, 'bare-worker.mjs'),
   modulesRoot: workers,
-  objects: throughObject,
+  ...(throughObject && { durableObjects: itemsObjects }),
   bindings: { DOCUMENTS: documents },
+})
+
+/** The key the mail Workers of the bench take, and the settings of mail-service's. */
+export const mailKey = 'bench-key'
+
+/**
+ * mail-service's Worker in outbox mode, its state object's storage in `persist`, the rate
+ * limits off (every send of the bench goes to one address), and no Node compatibility, as its
+ * wrangler.toml has none.
+ */
+export const mailWorker = (script, persist) => ({
+  script,
+  modulesRoot: dirname(script),
+  compatibilityFlags: [],
+  durableObjects: { MAIL_STATE: { className: 'MailStateObject', useSQLite: true } },
+  persist,
+  bindings: {
+    API_KEYS: mailKey,
+    MAIL_TRANSPORT: 'outbox',
+    RATE_LIMIT_PER_RECIPIENT: '0',
+    RATE_LIMIT_PER_KEY: '0',
+  },
+})
+
+/** The bare mail Worker: every send to one object, which writes one row (bare-mail-worker.mjs). */
+export const bareMailWorker = (persist) => ({
+  script: join(workers, 'bare-mail-worker.mjs'),
+  modulesRoot: workers,
+  compatibilityFlags: [],
+  durableObjects: { MAIL_STATE: { className: 'MailLogObject', useSQLite: true } },
+  persist,
 })
 
 /** A copy of a Worker's stored state (`persist` folder), for a start of its own. */
@@ -108,6 +168,6 @@ export function bundleClientPerRequest(work) {
 /** Options of the client-per-request Worker, on the MongoDB at `url`. */
 export const clientPerRequestWorker = (script, url) => ({
   script,
-  modulesRoot: join(script, '..'),
+  modulesRoot: dirname(script),
   bindings: { CONNECTION_URL: url },
 })

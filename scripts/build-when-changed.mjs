@@ -12,7 +12,7 @@ const kit = ['packages/http-kit/src', 'packages/http-kit/package.json']
 const embedded = ['packages/embedded-store/src', 'packages/embedded-store/package.json']
 const client = ['packages/items-client/src', 'packages/items-client/package.json']
 const mongo = ['packages/mongo-kit/src', 'packages/mongo-kit/package.json']
-const everyBuild = ['package-lock.json', 'scripts/package-micro.mjs']
+const everyBuild = ['package-lock.json', 'scripts/package-micro.mjs', 'scripts/static-assets.mjs']
 
 /**
  * Each micro: the file its build writes last, and what it is built from. The page bundles the

@@ -1,50 +1,97 @@
-// Builds the Worker into dist-worker/, in two steps, from the web app `npm run build` made in
-// dist/web. First the service's own code, as the Node entry is made (the kit's docs files as
-// text, the built web app as a module: a Worker has no file system), with the MongoDB driver and
-// Node's built-ins left out; then wrangler's dry run bundles that with the driver for the
-// runtime (nodejs_compat), as `wrangler deploy` would: dist-worker/bundle/entry.js, what the
-// tests run under Miniflare and what a deploy uploads.
+// Builds the Worker into dist-worker/, from the service `npm run build` made in dist/:
+//
+// - bundle/: the modules `wrangler deploy` uploads as they are (wrangler.toml: no_bundle, each
+//   .js a module). entry.js and the chunk it loads are the service's code, split by esbuild from
+//   the MongoDB store (mongo-item-store.js), which the object imports only with CONNECTION_URL;
+//   the store imports the driver from mongodb.js, the driver alone, which wrangler's dry run
+//   bundles for the runtime (nodejs_compat) as `wrangler deploy` would. So a start without
+//   MongoDB neither loads nor evaluates the driver.
+// - assets/: the web app's files and the docs page with Swagger UI's files, as the built Node
+//   entry answers them, and `_headers` with their headers (../../scripts/static-assets.mjs): the
+//   platform serves them as static assets, without running the Worker or waking the object.
 import { spawnSync } from 'node:child_process'
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { build } from 'esbuild'
+import { writeStaticAssets } from '../../scripts/static-assets.mjs'
 import { englishZodMessagesOnly } from './english-zod-messages-only.mjs'
 
+const bundle = 'dist-worker/bundle'
+const driver = 'dist-worker/driver'
+const wranglerToml = await readFile('wrangler.toml', 'utf8')
+
+/** Every module imports the driver as the module beside it: every output is in one folder. */
+const driverModule = {
+  name: 'driver-module',
+  setup(builder) {
+    builder.onResolve({ filter: /^mongodb$/ }, () => ({ path: './mongodb.js', external: true }))
+  },
+}
+
 await rm('dist-worker', { recursive: true, force: true })
-await mkdir('dist-worker')
-const webFiles = (await readdir('dist/web')).filter((name) => !name.endsWith('.map'))
-const encoded = await Promise.all(
-  webFiles.map(async (name) => [name, (await readFile(`dist/web/${name}`)).toString('base64')]),
-)
-await writeFile(
-  'dist-worker/web-assets.js',
-  `export default ${JSON.stringify(Object.fromEntries(encoded))}\n`,
-)
 await build({
-  entryPoints: { entry: 'src/worker/worker.ts' },
-  outdir: 'dist-worker',
+  entryPoints: {
+    entry: 'src/worker/worker.ts',
+    // The object imports it on demand: with splitting, its output is the module that import names.
+    'mongo-item-store': 'src/store/mongo/mongo-item-store.ts',
+  },
+  outdir: bundle,
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   bundle: true,
   platform: 'neutral',
   target: 'es2022',
   format: 'esm',
-  conditions: ['workerd', 'worker', 'browser', 'text-imports'],
+  // `static-assets`: the kit's docs leave Swagger UI's files to the static assets.
+  conditions: ['static-assets', 'workerd', 'worker', 'browser'],
   mainFields: ['browser', 'module', 'main'],
-  external: ['mongodb', 'node:*', 'cloudflare:*'],
-  alias: { 'built-web-assets': './dist-worker/web-assets.js' },
-  plugins: [englishZodMessagesOnly],
+  external: ['node:*', 'cloudflare:*'],
+  minify: true,
+  plugins: [englishZodMessagesOnly, driverModule],
   logLevel: 'warning',
 })
-// Its output only matters when it fails: it warns of a module of the driver's that the
-// runtime's Node layer stands in for, which the driver never calls on this path.
+
+// The driver as a module of its own, every export of the package named (esbuild cannot pass
+// on a CommonJS package's exports with `export *`); wrangler takes a Worker's module, which
+// has a default export.
+const { default: _, ...exported } = await import('mongodb')
+await mkdir(driver, { recursive: true })
+await writeFile(
+  join(driver, 'mongodb.js'),
+  `export { ${Object.keys(exported).join(', ')} } from 'mongodb'\nexport default {}\n`,
+)
+await writeFile(
+  join(driver, 'wrangler.json'),
+  JSON.stringify({
+    name: 'items-service-mongodb',
+    main: 'mongodb.js',
+    compatibility_date: /^compatibility_date = "([\d-]+)"/m.exec(wranglerToml)?.[1],
+    compatibility_flags: ['nodejs_compat'],
+    minify: true,
+  }),
+)
 const bundled = spawnSync(
   process.execPath,
   [
     createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js'),
-    ...['deploy', '--dry-run', '--outdir', 'dist-worker/bundle'],
+    ...['deploy', '--dry-run', '--outdir', 'out'],
   ],
-  { encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  { cwd: driver, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
 )
+// Its output only matters when it fails: it warns of a module of the driver's that the
+// runtime's Node layer stands in for, which the driver never calls on this path.
 if (bundled.status !== 0) {
   process.stderr.write(bundled.stdout + bundled.stderr)
-  throw new Error('wrangler could not bundle the Worker')
+  throw new Error('wrangler could not bundle the MongoDB driver')
 }
+await cp(join(driver, 'out/mongodb.js'), join(bundle, 'mongodb.js'))
+await rm(driver, { recursive: true })
+
+const webFiles = (await readdir('dist/web')).map((name) => `/assets/${name}`)
+await writeStaticAssets({
+  entry: 'dist/server.js',
+  cwd: process.cwd(),
+  paths: [...webFiles, '/docs'],
+  dir: 'dist-worker/assets',
+})

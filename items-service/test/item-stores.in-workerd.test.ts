@@ -26,7 +26,7 @@ describe('in workerd, on MongoDB', () => {
   let collections = 0
   let harness: StoreHarness
   beforeAll(async () => {
-    // The driver is bundled for the runtime by wrangler's dry run, as the Worker's is.
+    // The driver is the Worker's own module (mongodb.js), as `npm run build:worker` makes it.
     harness = await StoreHarness.start({ mongodb: true })
   }, 60_000)
   afterAll(async () => {

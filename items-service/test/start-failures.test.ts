@@ -86,9 +86,7 @@ describe('a service that cannot start', () => {
       })
       expect(service.code).toBe(1)
       expect(printed(service)).not.toContain(secret)
-      expect(service.stderr).toMatch(
-        /^items-service cannot start: .*mongodb:\/\/reader:\*\*\*@/m,
-      )
+      expect(service.stderr).toMatch(/^items-service cannot start: .*mongodb:\/\/reader:\*\*\*@/m)
     })
   })
 

@@ -1,9 +1,12 @@
 // Bundles the two entries: dist/server.js for Node (every dependency inlined but LMDB and the
 // MongoDB driver, listed in dist/package.json for scripts/package-micro.mjs) and dist/worker.js, a self-contained module
-// Worker with every dependency inlined (it imports only the runtime's own `cloudflare:workers`).
+// Worker with every dependency inlined (it imports only the runtime's own `cloudflare:workers`);
+// then the Worker's static assets, dist-worker/assets/ (outside dist, where wrangler would take
+// them for modules of the Worker), from the Node entry's own answers.
 import { readFileSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
 import { writeDistManifest } from '../../scripts/package-micro.mjs'
+import { writeStaticAssets } from '../../scripts/static-assets.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 // LMDB loads a native module, so it stays a package of its own; the MongoDB driver too, loaded
@@ -31,6 +34,7 @@ const noNodeFs = {
 // A fresh dist: with no_bundle, wrangler uploads as modules the files it finds beside worker.js,
 // and a packaged dist holds node_modules.
 rmSync(`${root}dist`, { recursive: true, force: true })
+rmSync(`${root}dist-worker`, { recursive: true, force: true })
 
 await Promise.all([
   build({
@@ -52,7 +56,8 @@ await Promise.all([
     entryPoints: ['src/worker/worker.ts'],
     outfile: 'dist/worker.js',
     platform: 'browser',
-    conditions: ['workerd', 'worker', 'browser', 'text-imports'],
+    // `static-assets`: the kit's docs leave Swagger UI's files to the Worker's static assets.
+    conditions: ['static-assets', 'workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
     // The runtime's own modules (the Durable Object base class) are workerd's to provide.
     external: ['cloudflare:*'],
@@ -62,3 +67,13 @@ await Promise.all([
 ])
 
 writeDistManifest(`${root}dist`, JSON.parse(readFileSync(`${root}package.json`, 'utf8')), external)
+
+// The Worker's static assets (wrangler.toml `[assets]`): the docs page and the files it loads,
+// as the Node entry just built answers them, with their headers in `_headers`.
+await writeStaticAssets({
+  entry: 'dist/server.js',
+  cwd: root,
+  env: { API_KEYS: 'static-assets-build' },
+  paths: ['/docs'],
+  dir: `${root}dist-worker/assets`,
+})

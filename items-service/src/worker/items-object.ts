@@ -4,7 +4,6 @@ import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { DurableItemStore } from '../store/durable/durable-item-store.js'
 import type { ItemStore } from '../store/item-store.js'
-import { builtWebAssets } from './built-web-assets.js'
 
 /** The Worker's variables and secrets, as the runtime hands them in. */
 export type Bindings = Record<string, unknown>
@@ -12,7 +11,7 @@ export type Bindings = Record<string, unknown>
 type Fetch = (request: Request) => Response | Promise<Response>
 
 /** The bindings that are settings: strings (the Durable Object namespace is not one). */
-function settingsOf(bindings: Bindings): Record<string, string> {
+export function settingsOf(bindings: Bindings): Record<string, string> {
   return Object.fromEntries(
     Object.entries(bindings).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
@@ -70,7 +69,6 @@ export class ItemsObject {
 async function open(state: DurableObjectState, raw: Record<string, string>): Promise<Fetch> {
   const settings = parseEnv(raw)
   const secrets = secretValues(raw)
-  const webAssets = builtWebAssets()
   let store: ItemStore
   if (settings.connectionUrl) {
     // Loaded only when used, as on Node.
@@ -95,7 +93,6 @@ async function open(state: DurableObjectState, raw: Record<string, string>): Pro
       events: settings.events,
       bodyTimeoutMs: settings.bodyTimeoutMs,
       bounds: settings.bounds,
-      webAssets,
       // No compression: the platform compresses what it sends.
     })
     return (request) => app.fetch(request)

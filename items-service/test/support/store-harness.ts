@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import { existsSync } from 'node:fs'
+import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,24 +11,23 @@ import type { ItemStore } from '../../src/store/item-store.js'
 import type { Call, OpenOptions } from './store-harness.worker.js'
 import { compatibilityDate, compatibilityFlags } from './worker-under-test.js'
 
-const require = createRequire(import.meta.url)
 const source = fileURLToPath(new URL('./store-harness.worker.ts', import.meta.url))
 
-/**
- * The driver by its absolute path, left for wrangler to bundle: the harness is bundled in a
- * temporary folder, from where `mongodb` would not resolve.
- */
-const driverByPath: Plugin = {
-  name: 'driver-by-path',
+/** The MongoDB driver's module as the Worker ships it (`npm run build:worker`). */
+const driverModule = fileURLToPath(new URL('../../dist-worker/bundle/mongodb.js', import.meta.url))
+
+/** The driver imported as the module beside the harness, as the Worker's own modules import it. */
+const driverBeside: Plugin = {
+  name: 'driver-beside',
   setup(builder) {
-    const driver = require.resolve('mongodb')
-    builder.onResolve({ filter: /^mongodb$/ }, () => ({ path: driver, external: true }))
+    builder.onResolve({ filter: /^mongodb$/ }, () => ({ path: './mongodb.js', external: true }))
   },
 }
 
 /**
- * Bundles the harness as the items Worker is bundled (scripts/build.mjs): esbuild for our code;
- * with the MongoDB driver, then wrangler's dry run, which bundles the driver for the runtime.
+ * Bundles the harness as the items Worker is built (scripts/build-worker.mjs): esbuild for our
+ * code; with MongoDB, the driver is the Worker's own module (mongodb.js, which wrangler bundled
+ * for the runtime), copied beside it.
  */
 async function bundle(dir: string, mongodb: boolean): Promise<string> {
   const outfile = join(dir, 'harness.js')
@@ -44,25 +42,16 @@ async function bundle(dir: string, mongodb: boolean): Promise<string> {
     mainFields: ['browser', 'module', 'main'],
     external: ['node:*', 'cloudflare:*'],
     define: { WITH_MONGODB: String(mongodb) },
-    plugins: mongodb ? [driverByPath] : [],
+    plugins: mongodb ? [driverBeside] : [],
     logLevel: 'error',
   })
-  if (!mongodb) return outfile
-  const flags = compatibilityFlags.flatMap((flag) => ['--compatibility-flags', flag])
-  const bundled = spawnSync(
-    process.execPath,
-    [
-      require.resolve('wrangler/bin/wrangler.js'),
-      ...['deploy', outfile, '--dry-run', '--outdir', join(dir, 'bundle')],
-      ...['--name', 'store-harness', '--compatibility-date', String(compatibilityDate), ...flags],
-    ],
-    // Run where no wrangler.toml is found: the harness is not the service.
-    { cwd: dir, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
-  )
-  if (bundled.status !== 0)
-    throw new Error(`wrangler could not bundle the harness:\n${bundled.stderr}`)
-  const [script] = (await readdir(join(dir, 'bundle'))).filter((name) => name.endsWith('.js'))
-  return join(dir, 'bundle', script as string)
+  if (mongodb) {
+    if (!existsSync(driverModule)) {
+      throw new Error(`${driverModule} is missing: run npm run build:worker -w items-service`)
+    }
+    await cp(driverModule, join(dir, 'mongodb.js'))
+  }
+  return outfile
 }
 
 /** `{ $bytes }` back to bytes, anywhere in a value. */
@@ -104,6 +93,7 @@ export class StoreHarness {
       modules: true,
       scriptPath,
       modulesRoot: dir,
+      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
       compatibilityDate,
       compatibilityFlags,
       durableObjects: { STORES: { className: 'StoreObject', useSQLite: true } },

@@ -2,14 +2,19 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
+import { assetsOf } from '@movies-and-mail/test-kit'
 import { Miniflare, type MiniflareOptions } from 'miniflare'
 
-/** The Worker exactly as `wrangler deploy` uploads it: the build's dry run writes it. */
+/**
+ * The Worker exactly as `wrangler deploy` uploads it (`npm run build:worker`): the entry module,
+ * and beside it the modules it imports, the MongoDB driver's among them.
+ */
 export const bundlePath = fileURLToPath(
   new URL('../../dist-worker/bundle/entry.js', import.meta.url),
 )
 
-const wranglerToml = readFileSync(new URL('../../wrangler.toml', import.meta.url), 'utf8')
+const wranglerPath = fileURLToPath(new URL('../../wrangler.toml', import.meta.url))
+const wranglerToml = readFileSync(wranglerPath, 'utf8')
 /** The date and flags the deployment uses (wrangler.toml), so that the tests run what ships. */
 export const compatibilityDate = /^compatibility_date = "([\d-]+)"/m.exec(wranglerToml)?.[1]
 export const compatibilityFlags = [
@@ -18,8 +23,11 @@ export const compatibilityFlags = [
 
 type Persisted = Pick<MiniflareOptions, 'durableObjectsPersist'>
 
+/** The static assets (the web app's files, the docs), in front of the Worker as deployed. */
+export const assets = assetsOf(wranglerPath)
+
 /**
- * The built Worker under Miniflare: its bindings are the settings (strings), its Durable
+ * The built Worker under Miniflare, with its static assets in front: its bindings are the settings (strings), its Durable
  * Objects keep their SQLite storage in `persistDir`, and what it prints is kept for assertions
  * (Miniflare would print it otherwise). `restart()` disposes of the runtime and starts a new one
  * on the same folder, as a redeploy or a moved object would.
@@ -43,6 +51,9 @@ export class WorkerUnderTest {
       scriptPath: bundlePath,
       // Without it, workerd refuses the module's path (it holds '..' relative to the cwd).
       modulesRoot: dirname(bundlePath),
+      // As wrangler.toml's rules: every .js the entry imports is a module of its own.
+      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
+      ...(assets && { assets }),
       compatibilityDate,
       compatibilityFlags,
       durableObjects: { ITEMS: { className: 'ItemsObject', useSQLite: true } },

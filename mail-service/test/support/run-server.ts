@@ -7,7 +7,8 @@ const packageDir = fileURLToPath(new URL('../..', import.meta.url))
 
 /** Builds dist/ unless `npm test` (or a previous run) already has. */
 export function ensureBuilt(): void {
-  if (existsSync(`${packageDir}dist/server.js`) && existsSync(`${packageDir}dist/worker.js`)) return
+  const built = ['dist/server.js', 'dist/worker.js', 'dist-worker/assets/_headers']
+  if (built.every((file) => existsSync(`${packageDir}${file}`))) return
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: packageDir, stdio: 'inherit' })
 }
 

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
+import { assetsOf } from '@movies-and-mail/test-kit'
 import { Miniflare } from 'miniflare'
 import { afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest'
 import { mailStateName } from '../../src/stores/durable/mail-state.js'
@@ -10,10 +11,13 @@ import { ensureBuilt } from './run-server.js'
 import { WorkerOutbound } from './worker-outbound.js'
 
 export const scriptPath = fileURLToPath(new URL('../../dist/worker.js', import.meta.url))
+const wranglerPath = fileURLToPath(new URL('../../wrangler.toml', import.meta.url))
 /** The date the deployment uses (wrangler.toml), so the test runs what is deployed. */
 export const compatibilityDate = /^compatibility_date = "([\d-]+)"/m.exec(
-  readFileSync(new URL('../../wrangler.toml', import.meta.url), 'utf8'),
+  readFileSync(wranglerPath, 'utf8'),
 )?.[1]
+/** The static assets (the docs page and its files), in front of the Worker as deployed. */
+export const assets = assetsOf(wranglerPath)
 export const mailgunKey = 'key-WORKER-SECRET-91c2'
 export const mailgunBody =
   '{"id":"<20260101120000.abc123@mg.example.com>", "message":"Queued. Thank you."}'
@@ -36,8 +40,8 @@ export type WorkerOptions = {
 }
 
 /**
- * The Worker with `bindings`; its object's storage lives in `persist` when given, otherwise in
- * a folder of the instance's own, gone with it.
+ * The Worker with `bindings`, its static assets in front; its object's storage lives in
+ * `persist` when given, otherwise in a folder of the instance's own, gone with it.
  */
 export function worker(
   bindings: Record<string, string>,
@@ -48,6 +52,7 @@ export function worker(
     scriptPath,
     compatibilityDate,
     bindings,
+    ...(assets && { assets }),
     durableObjects: mailStateObjects,
     ...(persist && { durableObjectsPersist: persist }),
     ...(onOutput && {

@@ -1,0 +1,37 @@
+import { createServiceApp, redactText } from '@movies-and-mail/http-kit'
+import { parseEnv, secretValues } from '../env.js'
+import { webRoutes } from '../web/web.routes.js'
+
+type Fetch = (request: Request) => Response | Promise<Response>
+
+/** A `GET` or `HEAD` of `/`: what the Worker answers itself. */
+export function asksForPage(request: Request): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') && new URL(request.url).pathname === '/'
+  )
+}
+
+/**
+ * The web app's page at `/`, answered by the Worker: the page names the mail service, a setting
+ * (`MAIL_SERVICE_URL`), in its markup and in its Content-Security-Policy, so it cannot be a
+ * static asset, and it needs nothing of the collection's object. The same routes and middleware
+ * as on Node (`webRoutes` in the service app): the same bytes and headers, one log line. Its
+ * script, styles and icon are static assets. None when the settings do not parse: the object
+ * then answers, 503, and its log names the setting.
+ */
+export function webPage(settings: Record<string, string>): Fetch | undefined {
+  let parsed: ReturnType<typeof parseEnv>
+  try {
+    parsed = parseEnv(settings)
+  } catch {
+    return undefined
+  }
+  const secrets = secretValues(settings)
+  const app = createServiceApp({
+    log: (line) => console.log(redactText(line.trimEnd(), secrets)),
+    corsOrigins: parsed.corsOrigins,
+    apiKeys: parsed.apiKey === undefined ? [] : [parsed.apiKey],
+  })
+  app.route('/', webRoutes({ assets: new Map(), mailServiceUrl: parsed.mailServiceUrl }))
+  return (request) => app.fetch(request)
+}
