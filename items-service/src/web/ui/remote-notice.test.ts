@@ -42,6 +42,18 @@ describe('RemoteNotice', () => {
     expect(said).toEqual(['Changed elsewhere: 1 movie updated'])
   })
 
+  it("says what others changed before this tab's write, never after what the write says", () => {
+    const said: string[] = []
+    const notice = new RemoteNotice((message) => said.push(message), 1000)
+    notice.note({ type: 'created', item: item(1) }, 'added')
+    const done = notice.expect([`created:${item(2).id}`])
+    expect(said).toEqual(['Changed elsewhere: 1 movie added'])
+    said.push('Added Movie 2')
+    done()
+    vi.advanceTimersByTime(5000)
+    expect(said).toEqual(['Changed elsewhere: 1 movie added', 'Added Movie 2'])
+  })
+
   it('says nothing of a change that changed nothing shown', () => {
     const said: string[] = []
     const notice = new RemoteNotice((message) => said.push(message), 1000)

@@ -26,8 +26,12 @@ export class RemoteNotice {
     this.#quietMs = quietMs
   }
 
-  /** A write of this tab is under way; call what it returns when it is answered. */
+  /**
+   * A write of this tab is under way; call what it returns when it is answered. What others
+   * changed is said now, so that it never comes after, and over, what this write says.
+   */
   expect(keys: string[]): () => void {
+    this.#sayPending()
     for (const key of keys) this.#own.set(key, Number.POSITIVE_INFINITY)
     return () => {
       // A change that came before the answer was taken already.
@@ -48,6 +52,12 @@ export class RemoteNotice {
     clearTimeout(this.#timer)
   }
 
+  #sayPending(): void {
+    if (this.#timer === undefined) return
+    clearTimeout(this.#timer)
+    this.#say()
+  }
+
   #takeOwn(key: string): boolean {
     const until = this.#own.get(key)
     this.#own.delete(key)
@@ -55,6 +65,7 @@ export class RemoteNotice {
   }
 
   #say(): void {
+    this.#timer = undefined
     const { added, changed, removed } = this.#counts
     this.#counts = { added: 0, changed: 0, removed: 0 }
     const parts = [
