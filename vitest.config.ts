@@ -7,6 +7,7 @@ export default defineConfig({
       'packages/http-kit',
       'packages/items-client',
       'packages/mail-client',
+      'packages/store-kit',
       'packages/test-kit',
       'items-service',
       'mail-service',

@@ -3,9 +3,12 @@
 //
 //   node <bundle> kit|hono   (prints "listening on <port>")
 import { serve } from '@hono/node-server'
-import { cors, jsonBytes, requestLog } from '@movies-and-mail/http-kit'
+import { jsonBytes } from '@movies-and-mail/http-kit/json'
 import { Hono } from 'hono'
 import { cors as honoCors } from 'hono/cors'
+// The kit's service app wires these two itself: the bench takes them from their modules.
+import { cors } from '../packages/http-kit/src/cors.js'
+import { requestLog } from '../packages/http-kit/src/request-log.js'
 
 const policy = honoCors({
   origin: '*',

@@ -28,14 +28,14 @@ const block = Number(values.block ?? 100)
 
 const work = await mkdtemp(join(tmpdir(), 'bench-mongo-creates-'))
 const kit = fileURLToPath(new URL('../packages/mongo-kit/src/index.ts', import.meta.url))
-const http = fileURLToPath(new URL('../packages/http-kit/src/sortable-id.ts', import.meta.url))
+const store = fileURLToPath(new URL('../packages/store-kit/src/sortable-id.ts', import.meta.url))
 // Beside the workspace's node_modules, from where the driver, left out of the bundle, resolves.
 const outfile = fileURLToPath(
   new URL('../node_modules/.cache/bench-mongo-creates/kit.mjs', import.meta.url),
 )
 await build({
   stdin: {
-    contents: `export { insertInOrder } from ${JSON.stringify(kit)}\nexport { SortableIdSequence } from ${JSON.stringify(http)}\nexport { MongoClient, ObjectId } from 'mongodb'`,
+    contents: `export { insertInOrder } from ${JSON.stringify(kit)}\nexport { SortableIdSequence } from ${JSON.stringify(store)}\nexport { MongoClient, ObjectId } from 'mongodb'`,
     resolveDir: fileURLToPath(new URL('../items-service', import.meta.url)),
     loader: 'ts',
   },

@@ -12,6 +12,7 @@ const kit = ['packages/http-kit/src', 'packages/http-kit/package.json']
 const embedded = ['packages/embedded-store/src', 'packages/embedded-store/package.json']
 const client = ['packages/items-client/src', 'packages/items-client/package.json']
 const mongo = ['packages/mongo-kit/src', 'packages/mongo-kit/package.json']
+const store = ['packages/store-kit/src', 'packages/store-kit/package.json']
 const everyBuild = ['package-lock.json', 'scripts/package-micro.mjs', 'scripts/static-assets.mjs']
 
 /**
@@ -30,6 +31,7 @@ const workspaces = [
       ...kit,
       ...embedded,
       ...mongo,
+      ...store,
       ...client,
     ],
   },
@@ -43,6 +45,7 @@ const workspaces = [
       ...kit,
       ...embedded,
       ...mongo,
+      ...store,
     ],
   },
 ]

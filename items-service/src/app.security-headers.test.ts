@@ -1,4 +1,4 @@
-import { htmlHeaders, originOf } from '@movies-and-mail/http-kit'
+import { htmlHeaders } from '@movies-and-mail/http-kit/html-headers'
 import { cspDirectives } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
 import { movies, useTestApp } from '../test/support/test-app.js'
@@ -65,21 +65,5 @@ describe('the security headers of every answer', () => {
   it('serves the built files with nosniff, so a script is never guessed from its bytes', async () => {
     const response = await app().request('/assets/app.js')
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
-  })
-})
-
-describe('htmlHeaders', () => {
-  it('allows only the origin of an absolute mail-service URL, and nothing for a path', () => {
-    expect(originOf('http://localhost:4001')).toEqual(['http://localhost:4001'])
-    expect(originOf('https://mail.example/v1/')).toEqual(['https://mail.example'])
-    expect(originOf('/mail')).toEqual([])
-  })
-
-  it('lets no URL add a directive of its own', () => {
-    for (const url of ['https://a;script-src *', 'https://a%3Bb', 'https://a,b']) {
-      expect(originOf(url)).toEqual([])
-      const policy = htmlHeaders({ connectTo: [url] })['content-security-policy']
-      expect(policy).toContain("connect-src 'self';")
-    }
   })
 })

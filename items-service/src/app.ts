@@ -1,4 +1,6 @@
-import { addDocsRoutes, createServiceApp } from '@movies-and-mail/http-kit'
+import { createServiceApp } from '@movies-and-mail/http-kit/app'
+import { addDocsRoutes } from '@movies-and-mail/http-kit/docs'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { type EventsOptions, eventsApp } from './events/events.app.js'
 import { healthApp } from './health/health.app.js'
 import { fieldRules } from './items/item.schema.js'
@@ -50,6 +52,11 @@ export function createApp({
     log,
     corsOrigins,
     apiKeys: apiKey === undefined ? [] : [apiKey],
+    // A store that cannot answer, or has no room: 503 or 507, with the store's message.
+    knownErrors: [
+      [StoreUnavailableError, 503],
+      [StoreFullError, 507],
+    ],
     ...(bodyTimeoutMs !== undefined && { bodyTimeoutMs }),
   })
   app.route('/', healthApp({ store }))

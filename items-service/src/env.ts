@@ -7,7 +7,7 @@ import {
   serviceSettings,
   serviceSettingsOf,
   text,
-} from '@movies-and-mail/http-kit'
+} from '@movies-and-mail/http-kit/settings'
 
 export type Settings = ServiceSettings & {
   /** Set when the items live in MongoDB instead of the embedded store. */

@@ -1,4 +1,7 @@
-import { addDocsRoutes, createServiceApp, redactText } from '@movies-and-mail/http-kit'
+import { createServiceApp } from '@movies-and-mail/http-kit/app'
+import { addDocsRoutes } from '@movies-and-mail/http-kit/docs'
+import { redactText } from '@movies-and-mail/http-kit/redact'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { recordReader } from './api-keys/key-owner.js'
 import { healthApp } from './health/health.app.js'
 import type { Mailer, MailTemplate } from './mailer/mailer.js'
@@ -80,6 +83,11 @@ export function createApp({
     logError: (line) => logError(line.trimEnd()),
     corsOrigins,
     apiKeys,
+    // A store that cannot answer, or has no room: 503 or 507, with the store's message.
+    knownErrors: [
+      [StoreUnavailableError, 503],
+      [StoreFullError, 507],
+    ],
     ...(bodyTimeoutMs !== undefined && { bodyTimeoutMs }),
   })
   // A sub-app mounted with `route` validates with this app's hook (the kit's 400 answers).

@@ -8,7 +8,7 @@ import {
   serviceSettings,
   serviceSettingsOf,
   text,
-} from '@movies-and-mail/http-kit'
+} from '@movies-and-mail/http-kit/settings'
 import { z } from 'zod'
 import { adminKeysOf, keyList } from './api-keys/key-settings.js'
 import { type RateLimit, rateLimitSetting } from './rate-limits/rate-limit.js'

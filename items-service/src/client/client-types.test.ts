@@ -1,5 +1,4 @@
 import type { z } from '@hono/zod-openapi'
-import type { ErrorBody as ServiceErrorBody } from '@movies-and-mail/http-kit'
 import type { ExtractSchema } from 'hono/types'
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
@@ -47,8 +46,10 @@ describe('the published client’s types', () => {
     expectTypeOf<Item>().toEqualTypeOf<port.Item>()
     expectTypeOf<NewItem>().toEqualTypeOf<port.NewItem>()
     expectTypeOf<ItemFields>().toEqualTypeOf<port.ItemFields>()
-    expectTypeOf<ErrorBody>().toEqualTypeOf<ServiceErrorBody>()
-    expectTypeOf<ValidationIssue>().toEqualTypeOf<NonNullable<ServiceErrorBody['issues']>[number]>()
+    // A refused body: the error answer that names its issues.
+    type Refused = Answer<Create, 400>
+    expectTypeOf<ErrorBody>().toEqualTypeOf<Refused>()
+    expectTypeOf<ValidationIssue>().toEqualTypeOf<NonNullable<Refused['issues']>[number]>()
   })
 
   it('take what each route takes', () => {

@@ -1,4 +1,4 @@
-import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { implicitMethodProblems, OpenApiContract } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'

@@ -66,7 +66,7 @@ export function eventsApp({
       return c.json({ error }, 429, { 'retry-after': '5', ...closing })
     }
     // A HEAD is answered without opening a stream that nobody would read or cancel.
-    if (c.req.raw.method === 'HEAD') return c.newResponse(null, 200, streamHeaders) as never
+    if (c.req.raw.method === 'HEAD') return c.newResponse(null, 200, streamHeaders)
     open += 1
     openBy.set(client, held + 1)
     const body = eventStream({
@@ -82,6 +82,6 @@ export function eventsApp({
         else openBy.delete(client)
       },
     })
-    return c.newResponse(body, 200, streamHeaders) as never
+    return c.newResponse(body, 200, streamHeaders)
   })
 }

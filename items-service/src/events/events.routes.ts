@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
-import { errorResponse } from '@movies-and-mail/http-kit'
+import { errorResponse } from '@movies-and-mail/http-kit/app'
 
 const example = [
   'retry: 2000',

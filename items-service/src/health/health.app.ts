@@ -1,4 +1,5 @@
-import { healthApp as kitHealthApp, StoreFullError } from '@movies-and-mail/http-kit'
+import { healthApp as kitHealthApp } from '@movies-and-mail/http-kit/health'
+import { StoreFullError } from '@movies-and-mail/store-kit'
 import type { ItemStore } from '../store/item-store.js'
 
 /** `GET /healthz`: 200 while the store answers; 503 when it does not, or its disk is full. */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { malformedText } from '@movies-and-mail/http-kit'
+import { malformedText } from '@movies-and-mail/http-kit/json'
 import type { MiddlewareHandler } from 'hono'
 
 // What an item may be: the zod schemas the routes validate with (and the OpenAPI document and the

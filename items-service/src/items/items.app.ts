@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { answerTagged, jsonBytes, sendTagged, type Tagged } from '@movies-and-mail/http-kit'
+import { answerTagged, sendTagged, type Tagged } from '@movies-and-mail/http-kit/conditional-get'
+import { jsonBytes } from '@movies-and-mail/http-kit/json'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { IfMatch, Item, ItemStore, Refused, TaggedJson } from '../store/item-store.js'

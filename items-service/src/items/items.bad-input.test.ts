@@ -1,4 +1,4 @@
-import { malformedText } from '@movies-and-mail/http-kit'
+import { malformedText } from '@movies-and-mail/http-kit/json'
 import { describe, expect, it } from 'vitest'
 import {
   refusedOnCreate,

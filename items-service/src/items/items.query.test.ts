@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { describe, expect, it } from 'vitest'
 import { failingStore } from '../../test/support/failing-store.js'
 import { movies, type TestApp, useTestApp } from '../../test/support/test-app.js'

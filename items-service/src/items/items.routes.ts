@@ -1,5 +1,8 @@
 import { createRoute } from '@hono/zod-openapi'
-import { decodablePath, errorResponse, guarded, jsonObjectBody } from '@movies-and-mail/http-kit'
+import { guarded } from '@movies-and-mail/http-kit/api-key'
+import { errorResponse } from '@movies-and-mail/http-kit/app'
+import { decodablePath } from '@movies-and-mail/http-kit/decodable-path'
+import { jsonObjectBody } from '@movies-and-mail/http-kit/json'
 import {
   itemFieldsSchema,
   itemIdParamSchema,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { redactText } from '@movies-and-mail/http-kit'
+import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
 import { writeItemsFile } from './items-file.js'
 import { openItemStore } from './open-item-store.js'

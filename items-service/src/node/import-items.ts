@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { redactText } from '@movies-and-mail/http-kit'
+import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
 import type { Item } from '../store/item-store.js'
 import { type LineProblem, readItemsFile } from './items-file.js'

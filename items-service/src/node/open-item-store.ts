@@ -1,4 +1,4 @@
-import { withDeadline } from '@movies-and-mail/http-kit'
+import { withDeadline } from '@movies-and-mail/store-kit'
 import type { Settings } from '../env.js'
 import { EmbeddedItemStore } from '../store/embedded/embedded-item-store.js'
 import type { ItemStore } from '../store/item-store.js'

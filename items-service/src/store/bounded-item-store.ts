@@ -1,4 +1,4 @@
-import { StoreFullError } from '@movies-and-mail/http-kit'
+import { StoreFullError } from '@movies-and-mail/store-kit'
 import type { ItemFields, ItemStore, NewItem } from './item-store.js'
 
 /** How much a collection may hold: ITEMS_MAX_COUNT and ITEMS_MAX_BYTES. */

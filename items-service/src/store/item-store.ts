@@ -90,7 +90,7 @@ export type ItemPage = { body: Uint8Array; next?: PagePosition }
  * The storage port of items-service. Reads answer serialised JSON with its tag, so that an
  * adapter can serve the bytes it keeps without building objects; every write answers the list
  * as it left it, since every mutation of the API answers the whole list. A store that cannot do
- * its work throws the kit's `StoreUnavailableError` or `StoreFullError`, and nothing else.
+ * its work throws store-kit's `StoreUnavailableError` or `StoreFullError`, and nothing else.
  */
 export interface ItemStore {
   /** Every item, as a JSON array in insertion order. */

@@ -1,4 +1,4 @@
-import { SortableIdSequence } from '@movies-and-mail/http-kit'
+import { SortableIdSequence } from '@movies-and-mail/store-kit'
 import { ChangeFeed } from './change-feed.js'
 import {
   type IfMatch,

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import { errorResponse, htmlHeaders } from '@movies-and-mail/http-kit'
+import { errorResponse } from '@movies-and-mail/http-kit/app'
+import { htmlHeaders } from '@movies-and-mail/http-kit/html-headers'
 import { renderAppPage } from './page.js'
 import type { WebAssets } from './web-assets.js'
 

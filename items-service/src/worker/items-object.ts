@@ -1,5 +1,7 @@
 import type { DurableObjectState } from '@cloudflare/workers-types'
-import { redactText, requestIdFor, requestLine, SettingsError } from '@movies-and-mail/http-kit'
+import { redactText } from '@movies-and-mail/http-kit/redact'
+import { requestIdFor, requestLine } from '@movies-and-mail/http-kit/request-log'
+import { SettingsError } from '@movies-and-mail/http-kit/settings'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { DurableItemStore } from '../store/durable/durable-item-store.js'

@@ -1,4 +1,5 @@
-import { createServiceApp, redactText } from '@movies-and-mail/http-kit'
+import { createServiceApp } from '@movies-and-mail/http-kit/app'
+import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
 import { webRoutes } from '../web/web.routes.js'
 

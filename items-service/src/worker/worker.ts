@@ -1,5 +1,5 @@
 import type { DurableObjectNamespace } from '@cloudflare/workers-types'
-import { withBodyReadFirst } from '@movies-and-mail/http-kit'
+import { withBodyReadFirst } from '@movies-and-mail/http-kit/worker'
 import { maxItemBodyBytes } from '../items/items.routes.js'
 import { type Bindings, settingsOf } from './items-object.js'
 import { asksForPage, webPage } from './web-page.js'

@@ -4,7 +4,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { build, type Plugin } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import type { ItemStore } from '../../src/store/item-store.js'
@@ -64,7 +64,7 @@ function decode(value: unknown): unknown {
   return value
 }
 
-/** The error the store threw inside the runtime, as the kit's class of the same name. */
+/** The error the store threw inside the runtime, as store-kit's class of the same name. */
 function rethrown({ name, message }: { name: string; message: string }): Error {
   if (name === 'StoreUnavailableError') return new StoreUnavailableError(message)
   if (name === 'StoreFullError') return new StoreFullError(message)

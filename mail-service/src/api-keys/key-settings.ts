@@ -1,4 +1,4 @@
-import { commaList, SettingsError } from '@movies-and-mail/http-kit'
+import { commaList, SettingsError } from '@movies-and-mail/http-kit/settings'
 
 const noSpaceOrControl = /^[^\s\p{Cc}]+$/u
 

@@ -1,4 +1,5 @@
-import { healthApp as kitHealthApp, StoreFullError } from '@movies-and-mail/http-kit'
+import { healthApp as kitHealthApp } from '@movies-and-mail/http-kit/health'
+import { StoreFullError } from '@movies-and-mail/store-kit'
 
 /** `GET /healthz`: 200 while every store answers; 503 when one does not, or has no space. */
 export function healthApp({

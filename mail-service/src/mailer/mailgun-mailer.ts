@@ -1,9 +1,5 @@
-import {
-  DeadlineExceededError,
-  redactText,
-  secretsOfUrl,
-  withDeadline,
-} from '@movies-and-mail/http-kit'
+import { redactText, secretsOfUrl } from '@movies-and-mail/http-kit/redact'
+import { DeadlineExceededError, withDeadline } from '@movies-and-mail/store-kit'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 import { reasonPhrase } from './reason-phrases.js'
 

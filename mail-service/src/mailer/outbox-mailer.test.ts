@@ -1,4 +1,4 @@
-import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { describe, expect, it } from 'vitest'
 import { MemoryMailLog } from '../../test/support/memory-stores/memory-mail-log.js'
 import { OutboxMailer, type OutboxMessage } from './outbox-mailer.js'

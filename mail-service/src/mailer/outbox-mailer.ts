@@ -1,4 +1,4 @@
-import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { ListOptions, MailLog, Stored } from '../ports/mail-log.js'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 
@@ -8,8 +8,8 @@ export type OutboxMessage = OutgoingMail & { id: string; queuedAt: string }
 /**
  * Delivers nothing: keeps each message in `store` and answers like Mailgun does
  * (`{"id":"<timestamp.hex@outbox.local>","message":"Queued. Thank you."}`), so everything
- * after the send behaves as in production. A message the store cannot keep rejects with the
- * kit's `StoreFullError` (the disk is full) or `StoreUnavailableError`, and nothing was sent.
+ * after the send behaves as in production. A message the store cannot keep rejects with
+ * store-kit's `StoreFullError` (the disk is full) or `StoreUnavailableError`, and nothing was sent.
  */
 export class OutboxMailer implements Mailer {
   #store: MailLog<OutboxMessage>

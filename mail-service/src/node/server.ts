@@ -1,5 +1,6 @@
-import { redactText, withDeadline } from '@movies-and-mail/http-kit'
 import { runNodeService } from '@movies-and-mail/http-kit/node'
+import { redactText } from '@movies-and-mail/http-kit/redact'
+import { withDeadline } from '@movies-and-mail/store-kit'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'

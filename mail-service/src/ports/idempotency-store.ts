@@ -1,5 +1,5 @@
-/** What a key keeps of a request that succeeded: its answer, to give again. */
-export type IdempotentAnswer = { status: number; body: string }
+/** What a key keeps of a request that succeeded: its answer (only a 201 is kept), to give again. */
+export type IdempotentAnswer = { status: 201; body: string }
 
 /** A key's record: taken by a request in progress, or holding that request's answer. */
 export type IdempotencyRecord = {

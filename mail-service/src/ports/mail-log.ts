@@ -1,4 +1,4 @@
-import { SortableIdSequence } from '@movies-and-mail/http-kit'
+import { SortableIdSequence } from '@movies-and-mail/store-kit'
 
 /** What the service logs after each successful send (the specification's maillog record). */
 export type MailLogEntry = {

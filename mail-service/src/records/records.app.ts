@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { RecordReader } from '../api-keys/key-owner.js'
 import type { OutboxMailer } from '../mailer/outbox-mailer.js'
 import type { MailLog } from '../ports/mail-log.js'

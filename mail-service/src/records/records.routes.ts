@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { errorResponse, guarded } from '@movies-and-mail/http-kit'
+import { guarded } from '@movies-and-mail/http-kit/api-key'
+import { errorResponse } from '@movies-and-mail/http-kit/app'
 
 /** An `_id` as the logs make them: the creation second in 8 hex digits, then 16 more. */
 const recordIdExample = '6955b9004f1e2d3c4b000001'

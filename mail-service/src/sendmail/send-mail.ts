@@ -3,7 +3,7 @@ import {
   StoreFullError,
   StoreUnavailableError,
   withDeadline,
-} from '@movies-and-mail/http-kit'
+} from '@movies-and-mail/store-kit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { keyDigest } from '../api-keys/key-owner.js'
 import { composeMail, type Mailer, type MailTemplate, type SendResult } from '../mailer/mailer.js'
@@ -43,10 +43,14 @@ export type SendMailRequest = {
   idempotencyKey?: string | undefined
 }
 
+/** The status of an answer that is not the provider's 201: ours, or the provider's own. */
+export type FailureStatus = Exclude<ContentfulStatusCode, 201>
+
 /** The answer: the provider's bytes (a 201, first or replayed), or why not. */
-export type SendMailOutcome = {
-  status: ContentfulStatusCode
-  body: string | { error: string }
+export type SendMailOutcome = (
+  | { status: 201; body: string }
+  | { status: FailureStatus; body: { error: string } }
+) & {
   headers?: Record<string, string>
   /** A send that outlived the client's wait (504), settling on its own: keep it running. */
   followUp?: Promise<void>
@@ -58,7 +62,7 @@ export type SendMailOutcome = {
  * waited `timeoutMs`: the send is followed to its end), then its outcome kept: logged under the
  * API key's digest (the record's owner) and the key completed when the provider accepted it;
  * otherwise the count given back and the key freed.
- * A store that fails or hangs throws the kit's `StoreUnavailableError` or `StoreFullError`,
+ * A store that fails or hangs throws store-kit's `StoreUnavailableError` or `StoreFullError`,
  * which the error handler answers 503 or 507; nothing was sent then.
  */
 export async function sendMail(
@@ -131,7 +135,8 @@ export async function sendMail(
 
 /** An answer that is not the provider's 201: a status and why. */
 function failure(status: number, error: string, headers?: Record<string, string>): SendMailOutcome {
-  return { status: status as ContentfulStatusCode, body: { error }, ...(headers && { headers }) }
+  // A provider's status is any number; hono names the statuses it knows, one by one.
+  return { status: status as FailureStatus, body: { error }, ...(headers && { headers }) }
 }
 
 /** The answer to a key an earlier request holds: that request's answer again, or why not. */
@@ -141,11 +146,7 @@ function answerHeld(held: IdempotencyRecord, fingerprint: string): SendMailOutco
   }
   if (!held.answer) return failure(409, 'a request with this Idempotency-Key is in progress')
   const { status, body } = held.answer
-  return {
-    status: status as ContentfulStatusCode,
-    body,
-    headers: { 'idempotent-replayed': 'true' },
-  }
+  return { status, body, headers: { 'idempotent-replayed': 'true' } }
 }
 
 /** 429, naming the limit that refused and when a send fits in it again. */
@@ -161,7 +162,7 @@ function tooMany({
 }
 
 /**
- * A store's answer within `timeoutMs`. A store that fails or hangs becomes the kit's error with
+ * A store's answer within `timeoutMs`. A store that fails or hangs becomes store-kit's error with
  * the message the client gets (507 when it has no space, else 503 naming it); the cause is logged.
  */
 async function askStore<T>(

@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { errorResponse, guarded, jsonObjectBody } from '@movies-and-mail/http-kit'
+import { guarded } from '@movies-and-mail/http-kit/api-key'
+import { errorResponse } from '@movies-and-mail/http-kit/app'
+import { jsonObjectBody } from '@movies-and-mail/http-kit/json'
 import { providerAnswerSchema, sendMailBodySchema } from './sendmail.schema.js'
 
 /** Largest accepted body. */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { malformedText } from '@movies-and-mail/http-kit'
+import { malformedText } from '@movies-and-mail/http-kit/json'
 
 // Addresses hold ASCII `atext` and, beyond ASCII, letters and digits of any script (\p{L},
 // \p{N}). A published pattern must mean the same with and without the `u` flag (Spectral
@@ -78,3 +78,5 @@ export const providerAnswerSchema = z
       message: 'Queued. Thank you.',
     },
   })
+
+export type ProviderAnswer = z.infer<typeof providerAnswerSchema>

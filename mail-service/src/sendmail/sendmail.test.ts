@@ -1,4 +1,4 @@
-import { StoreFullError } from '@movies-and-mail/http-kit'
+import { StoreFullError } from '@movies-and-mail/store-kit'
 import { closedPortUrl } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
 import { MemoryMailLog } from '../../test/support/memory-stores/memory-mail-log.js'

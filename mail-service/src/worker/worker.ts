@@ -1,4 +1,6 @@
-import { redactText, withBodyReadFirst } from '@movies-and-mail/http-kit'
+import type { ExecutionContext } from '@cloudflare/workers-types'
+import { redactText } from '@movies-and-mail/http-kit/redact'
+import { withBodyReadFirst } from '@movies-and-mail/http-kit/worker'
 import { createApp, type MailApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'
@@ -60,13 +62,13 @@ async function build(bindings: Bindings): Promise<MailApp> {
  * carries the client's next request.
  */
 export default {
-  async fetch(request: Request, bindings: Bindings, context: unknown): Promise<Response> {
+  async fetch(request: Request, bindings: Bindings, context: ExecutionContext): Promise<Response> {
     app ??= build(bindings)
     const whole = await withBodyReadFirst(request, maxSendMailBodyBytes)
     // The client went away mid-body: no one reads this answer.
     if (whole === null) return Response.json({ error: 'request body was cut off' }, { status: 400 })
     try {
-      return (await app).fetch(whole, bindings, context as never)
+      return (await app).fetch(whole, bindings, context)
     } catch (error) {
       app = undefined
       const reason = error instanceof Error ? error.message : String(error)

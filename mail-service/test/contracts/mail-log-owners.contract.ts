@@ -1,4 +1,4 @@
-import { SortableIdSequence } from '@movies-and-mail/http-kit'
+import { SortableIdSequence } from '@movies-and-mail/store-kit'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { MailLogEntry, Stored } from '../../src/ports/mail-log.js'
 import type { MailLogFixture, MailLogSeams } from './mail-log.contract.js'

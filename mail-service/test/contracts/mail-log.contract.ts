@@ -1,4 +1,4 @@
-import { SortableIdSequence } from '@movies-and-mail/http-kit'
+import { SortableIdSequence } from '@movies-and-mail/store-kit'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { MailLog, MailLogEntry, Stored } from '../../src/ports/mail-log.js'
 import { describeMailLogOwnersContract } from './mail-log-owners.contract.js'

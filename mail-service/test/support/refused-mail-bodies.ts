@@ -1,4 +1,4 @@
-import { jsonIssueMessages, malformedText } from '@movies-and-mail/http-kit'
+import { malformedText } from '@movies-and-mail/http-kit/json'
 
 /**
  * A body `POST /sendmail` refuses with 400, as JSON text (bytes where they are not UTF-8), and the answer it gets: `issues` for
@@ -108,19 +108,19 @@ export const refusedMailBodies: RefusedMailBody[] = [
     'bytes that are not UTF-8 in the name',
     withInvalidUtf8('{"email":"ada@example.com","name":"Ad~a"}'),
     'name',
-    jsonIssueMessages.invalidUtf8,
+    'must be valid UTF-8: bytes that are not would be stored as U+FFFD',
   ),
   changedSilently(
     'an email given twice',
     '{"email":"ada@example.com","email":"eve@example.com","name":"Ada"}',
     'email',
-    jsonIssueMessages.duplicateName,
+    'is given more than once in one object: only the last would be kept',
   ),
   changedSilently(
     'a number beyond the range of a double in another field',
     '{"email":"ada@example.com","name":"Ada","x":1e400}',
     'x',
-    jsonIssueMessages.tooLarge,
+    'is beyond the range of a number (about ±1.8e308): it would be stored as null',
   ),
   notAnObject('invalid JSON', '{"email": "ada@example.com",', 'request body is not valid JSON'),
   notAnObject('an empty body', '', 'request body is not valid JSON'),

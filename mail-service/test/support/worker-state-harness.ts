@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js'
 import type { MailLog, MailLogEntry } from '../../src/ports/mail-log.js'
 import type { SendCounter } from '../../src/ports/send-counter.js'

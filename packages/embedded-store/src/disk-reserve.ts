@@ -1,5 +1,5 @@
 import { fdatasyncSync, fstatSync, writeSync } from 'node:fs'
-import { StoreFullError } from '@movies-and-mail/http-kit'
+import { StoreFullError } from '@movies-and-mail/store-kit'
 
 /** Pages one write may dirty besides its value's own: a copy of each page on two tree paths. */
 const pagesPerWrite = 16

@@ -1,4 +1,4 @@
-import { StoreFullError } from '@movies-and-mail/http-kit'
+import { StoreFullError } from '@movies-and-mail/store-kit'
 import { SmallDisk } from '@movies-and-mail/test-kit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { EmbeddedEnv } from './embedded-env.js'

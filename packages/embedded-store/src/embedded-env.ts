@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs'
 import { stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { type Database, open, type RootDatabase } from 'lmdb'
 import { checkMetaPages } from './check-meta-pages.js'
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js'

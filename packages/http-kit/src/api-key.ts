@@ -98,7 +98,7 @@ export function guarded<const R extends RouteConfig>(
   const rest = route.middleware === undefined ? [] : [route.middleware].flat()
   return {
     ...route,
-    middleware: [requireApiKey as MiddlewareHandler, ...rest],
+    middleware: [requireApiKey, ...rest],
     security: route.security ?? [{ [apiKeyScheme.name]: [] }],
   }
 }

@@ -6,7 +6,7 @@ import { errorResponse } from './errors.js'
 import { withImplicitMethods } from './implicit-methods.js'
 
 /** What a service says of itself at the top of its document and page. */
-export type ServiceInfo = {
+type ServiceInfo = {
   title: string
   version: string
   description: string
@@ -39,7 +39,7 @@ function withTags<D extends { paths?: object }>(document: D, described: Record<s
   return { ...document, tags }
 }
 
-export const openApiRoute = createRoute({
+const openApiRoute = createRoute({
   method: 'get',
   path: '/openapi.json',
   operationId: 'getOpenApiDocument',
@@ -61,7 +61,7 @@ export const openApiRoute = createRoute({
   },
 })
 
-export const docsRoute = createRoute({
+const docsRoute = createRoute({
   method: 'get',
   path: '/docs',
   operationId: 'getDocs',
@@ -80,7 +80,7 @@ export const docsRoute = createRoute({
   },
 })
 
-export const docsFileRoute = createRoute({
+const docsFileRoute = createRoute({
   method: 'get',
   path: '/docs/{file}',
   operationId: 'getDocsFile',

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { errorResponse } from './errors.js'
 
-export const healthRoute = createRoute({
+const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
   operationId: 'getHealth',

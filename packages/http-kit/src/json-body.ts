@@ -1,10 +1,13 @@
+import { DeadlineExceededError, withDeadline } from '@movies-and-mail/store-kit'
 import type { Context, MiddlewareHandler } from 'hono'
-import { DeadlineExceededError, withDeadline } from './deadline.js'
 import { parseStrictJson } from './strict-json.js'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
 
 /** What the service app keeps in the context for the body checks: BODY_TIMEOUT_MS. */
 export type BodyTimeoutVariables = { bodyTimeoutMs: number }
+
+/** A context as the body checks read it: an app other than the service app sets none. */
+type BodyTimeoutEnv = { Variables: Partial<BodyTimeoutVariables> }
 
 /** How long a body may take to arrive where the app set no BODY_TIMEOUT_MS. */
 const defaultBodyTimeoutMs = 30_000
@@ -81,16 +84,14 @@ async function parseJsonObject(c: Context, bytes: Uint8Array, next: () => Promis
 export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler[] {
   const tooLarge = (c: Context) =>
     c.json({ error: `request body is larger than ${maxBytes} bytes` }, 413, closeConnection)
-  const readAndParse: MiddlewareHandler = async (c, next) => {
+  const readAndParse: MiddlewareHandler<BodyTimeoutEnv> = async (c, next) => {
     const chunked = c.req.header('transfer-encoding') !== undefined
     const declared = chunked ? undefined : c.req.header('content-length')
     // A declared length is checked from the header alone, and such a body read whole with
     // `arrayBuffer()`: the node adapter then reads it straight from the socket, instead of
     // building a whole web Request to stream it through (half the CPU of a small PUT).
     if (declared !== undefined && Number(declared) > maxBytes) return tooLarge(c)
-    const ms =
-      (c as Context<{ Variables: BodyTimeoutVariables }>).get('bodyTimeoutMs') ??
-      defaultBodyTimeoutMs
+    const ms = c.get('bodyTimeoutMs') ?? defaultBodyTimeoutMs
     let bytes: Uint8Array | typeof tooLong
     try {
       bytes = await withDeadline(ms, async () =>

@@ -5,7 +5,6 @@ import { cors } from './cors.js'
 import { errorHandler, type KnownError, validationHook } from './errors.js'
 import type { BodyTimeoutVariables } from './json-body.js'
 import { type RequestLogVariables, requestLog } from './request-log.js'
-import { StoreFullError, StoreUnavailableError } from './store-errors.js'
 
 export type ServiceEnv = {
   Variables: RequestLogVariables & ApiKeyVariables & BodyTimeoutVariables
@@ -20,7 +19,7 @@ export type ServiceAppOptions = {
   corsOrigins: readonly string[]
   /** The `x-apikey` values guarded routes accept; none: the guard is open (DESIGN.md). */
   apiKeys: readonly string[]
-  /** The service's own errors and the status each answers, beyond the stores' 503 and 507. */
+  /** The errors the service answers with a status of their own (its stores' among them). */
   knownErrors?: readonly KnownError[]
   /** How long a request's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. */
   bodyTimeoutMs?: number
@@ -53,10 +52,6 @@ export function createServiceApp({
   )
   app.openAPIRegistry.registerComponent('securitySchemes', apiKeyScheme.name, apiKeyScheme.scheme)
   app.notFound(noRouteAnswer(allowedMethods(app.routes)))
-  const storeErrors: KnownError[] = [
-    [StoreUnavailableError, 503],
-    [StoreFullError, 507],
-  ]
-  app.onError(errorHandler({ log: logError, known: [...storeErrors, ...knownErrors] }))
+  app.onError(errorHandler({ log: logError, known: knownErrors }))
   return app
 }

@@ -1,4 +1,4 @@
-import type { SortableIdSequence } from '@movies-and-mail/http-kit'
+import type { SortableIdSequence } from '@movies-and-mail/store-kit'
 import { type Collection, type Document, ObjectId } from 'mongodb'
 import { isDuplicateKey } from './mongo-errors.js'
 

@@ -1,4 +1,4 @@
-import { StoreUnavailableError, withDeadline } from '@movies-and-mail/http-kit'
+import { StoreUnavailableError, withDeadline } from '@movies-and-mail/store-kit'
 import {
   MongoNetworkError,
   MongoOperationTimeoutError,

@@ -1,5 +1,5 @@
 import type { DurableObjectStorage, SqlStorage } from '@cloudflare/workers-types'
-import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { ChangeFeed } from '../change-feed.js'
 import type {
   IfMatch,

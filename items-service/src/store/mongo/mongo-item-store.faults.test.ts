@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { MongoStandIn } from '@movies-and-mail/test-kit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ItemStore } from '../item-store.js'

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { Long } from 'mongodb'
 import { describe, expect, it } from 'vitest'
 import { _id, hex, movie, pick, useStandInStore } from '../../../test/support/stand-in-store.js'

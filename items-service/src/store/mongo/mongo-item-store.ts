@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
-import { SortableIdSequence, StoreUnavailableError } from '@movies-and-mail/http-kit'
 import {
   boundedClient,
   insertInOrder,
   isDuplicateKey,
   withinDeadline,
 } from '@movies-and-mail/mongo-kit'
+import { SortableIdSequence, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { Collection, Document, IndexDescription, MongoClient } from 'mongodb'
 import type { ChangeFeed } from '../change-feed.js'
 import {

@@ -33,7 +33,7 @@ export class DetaIdempotencyStore implements IdempotencyStore {
   async take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
     const expireAt = new Date(record.expiresAt)
     try {
-      await this.#base.insert(record as never, key, { expireAt })
+      await this.#base.insert(record, key, { expireAt })
       this.#taken.set(key, record)
       return null
     } catch (error) {
@@ -46,7 +46,7 @@ export class DetaIdempotencyStore implements IdempotencyStore {
       const { key: _, __expires: __, ...stored } = held
       return stored
     }
-    await this.#base.put(record as never, key, { expireAt })
+    await this.#base.put(record, key, { expireAt })
     this.#taken.set(key, record)
     return null
   }
@@ -55,7 +55,7 @@ export class DetaIdempotencyStore implements IdempotencyStore {
     const record = this.#taken.get(key)
     this.#taken.delete(key)
     if (!record) return
-    await this.#base.put({ ...record, answer } as never, key, {
+    await this.#base.put({ ...record, answer }, key, {
       expireAt: new Date(record.expiresAt),
     })
   }

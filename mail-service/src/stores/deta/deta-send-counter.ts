@@ -55,9 +55,9 @@ export class DetaSendCounter implements SendCounter {
   }
 
   async #tatOf(bucket: Bucket, now: number): Promise<number | undefined> {
-    const item = (await this.#base.get(bucket.key)) as unknown as StoredBucket | null
+    const tat = (await this.#base.get(bucket.key))?.tat
     // An item may outlive its TAT by up to a second: past it, the bucket is empty.
-    return item && item.tat > now ? item.tat : undefined
+    return typeof tat === 'number' && tat > now ? tat : undefined
   }
 
   /** Keeps a bucket's TAT, to expire when the bucket is empty again: `tat` is `now`'s clock. */

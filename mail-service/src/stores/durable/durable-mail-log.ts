@@ -1,4 +1,4 @@
-import type { SortableIdSequence } from '@movies-and-mail/http-kit'
+import type { SortableIdSequence } from '@movies-and-mail/store-kit'
 import {
   firstIdAt,
   type ListOptions,

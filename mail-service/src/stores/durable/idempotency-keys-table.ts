@@ -5,7 +5,8 @@ type Row = {
   fingerprint: string
   taken_at: number
   expires_at: number
-  status: number | null
+  /** The kept answer's: a 201, or none while the request is in progress. */
+  status: 201 | null
   body: string | null
 }
 

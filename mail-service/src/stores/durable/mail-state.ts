@@ -1,5 +1,5 @@
 import type { DurableObjectNamespace, DurableObjectStub } from '@cloudflare/workers-types'
-import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/http-kit'
+import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { MailStateObject } from './mail-state-object.js'
 
 /** The binding of the mail state object's class (`MAIL_STATE` in wrangler.toml). */
@@ -11,7 +11,7 @@ export const mailStateName = 'mail-state'
 /**
  * The way to the mail state object, for the adapters: each call gets a stub of its own (a
  * stub that saw an error fails every later call, and none is kept across requests), and a
- * failed call becomes the kit's StoreFullError when the object's storage is full, otherwise
+ * failed call becomes store-kit's StoreFullError when the object's storage is full, otherwise
  * StoreUnavailableError.
  * @example const state = new MailState(env.MAIL_STATE); await state.call((o) => o.ping())
  */

@@ -6,7 +6,7 @@ import {
   SortableIdSequence,
   StoreFullError,
   StoreUnavailableError,
-} from '@movies-and-mail/http-kit'
+} from '@movies-and-mail/store-kit'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { describeMailLogContract } from '../../../test/contracts/mail-log.contract.js'
 import { firstIdAt, type MailLogEntry } from '../../ports/mail-log.js'

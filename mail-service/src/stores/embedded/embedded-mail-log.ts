@@ -1,5 +1,5 @@
 import type { EmbeddedEnv } from '@movies-and-mail/embedded-store'
-import type { SortableIdSequence } from '@movies-and-mail/http-kit'
+import type { SortableIdSequence } from '@movies-and-mail/store-kit'
 import type { Database } from 'lmdb'
 import {
   idRangesBefore,

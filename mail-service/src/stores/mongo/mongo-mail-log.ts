@@ -1,5 +1,5 @@
-import type { SortableIdSequence } from '@movies-and-mail/http-kit'
 import { insertInOrder, withinDeadline } from '@movies-and-mail/mongo-kit'
+import type { SortableIdSequence } from '@movies-and-mail/store-kit'
 import { type Collection, type Db, type Document, type IndexDescription, ObjectId } from 'mongodb'
 import {
   firstIdAt,

@@ -1,5 +1,5 @@
-import { StoreUnavailableError } from '@movies-and-mail/http-kit'
 import { boundedClient, withinDeadline } from '@movies-and-mail/mongo-kit'
+import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { Db, MongoClient } from 'mongodb'
 import type { MailLog } from '../../ports/mail-log.js'
 import type { StateStores } from '../../ports/state-stores.js'

@@ -1,6 +1,6 @@
 /**
  * The errors every store of both micros throws when it cannot do what it was asked, whatever
- * its engine: the error handler answers them (503, 507) with their message, and nothing else
+ * its engine: each micro's app answers them (503, 507) with their message, and nothing else
  * needs to know which store it was.
  */
 

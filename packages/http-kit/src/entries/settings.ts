@@ -1,0 +1,12 @@
+// Settings read once from the environment, with the ones every service has.
+export { type ServiceSettings, serviceSettings, serviceSettingsOf } from '../service-settings.js'
+export {
+  commaList,
+  count,
+  defineSettings,
+  httpUrl,
+  milliseconds,
+  oneOf,
+  SettingsError,
+  text,
+} from '../settings.js'
