@@ -13,6 +13,7 @@ const routeMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  * router, so that a pattern means here what it means to the app. A path with a `GET` also
  * answers `HEAD` (Hono serves it from the `GET`), and every path that exists answers `OPTIONS`.
  * The routes are read at the first question: like Hono's own router, after every route is added.
+ * Hono itself answers 404 to a method a path does not have, with no `Allow`.
  */
 export function allowedMethods(routes: readonly ListedRoute[]): (path: string) => string[] {
   let built: TrieRouter<string> | undefined

@@ -67,6 +67,8 @@ export function acceptApiKeys(
  * another origin that may not write without one. Declare it in the route's config (see
  * `guarded`), ahead of the body's validators, so that nothing of a refused request is read.
  * Without `acceptApiKeys` in front it refuses everything: a wiring mistake never opens a door.
+ * Not hono's `bearerAuth`: it has no rule for a service without a key (open, but to pages of
+ * other origins), and refuses with `WWW-Authenticate`, not the services' JSON errors.
  */
 export const requireApiKey: MiddlewareHandler<{ Variables: ApiKeyVariables }> =
   async function checkApiKey(c, next) {

@@ -49,8 +49,9 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
 /**
  * The one place a GET is decided between 304 and 200: 304 when `If-None-Match` names the tag
  * of `tagged`, with what a 304 keeps of `headers`; otherwise 200 with the bytes and `headers`
- * (their type, coding, `Vary`). Both micros' routes and items' Node front answer their tagged
- * reads through it; every answer carries the tag.
+ * (their type, coding, `Vary`). Both micros' routes answer their tagged reads through it;
+ * every answer carries the tag. Not hono's `etag`: it decides after the handler has made the
+ * whole answer (hashing the body when it has no tag), where here the store's tag decides before.
  * @example answerTagged(list, request.headers['if-none-match'], { 'content-type': 'application/json' })
  */
 export function answerTagged(

@@ -140,7 +140,9 @@ function withKeyResolved<D extends { paths?: object }>(document: D, keyed: boole
 /**
  * Adds `GET /openapi.json` (OpenAPI 3.1, generated from the zod schemas the routes validate
  * with) and `GET /docs` (Swagger UI for that document, its files under `/docs/`) to `app`. Both
- * are made on their first request, so routes added after this call are in them too.
+ * are made on their first request, so routes added after this call are in them too. Not
+ * `@hono/swagger-ui`: it loads Swagger UI from a CDN, which the page's policy and an offline
+ * machine refuse; here its files come from `swagger-ui-dist`, served by the service itself.
  * @example addDocsRoutes(app, { title: 'items-service', version: '1.0.0', description: '...' })
  */
 export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>, info: ServiceInfo): void {

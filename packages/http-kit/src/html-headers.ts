@@ -58,7 +58,8 @@ function headersFor(connectTo: readonly string[], styleHashes: readonly string[]
  * The headers of an HTML answer: a `Content-Security-Policy` that lets the page load scripts,
  * styles and images from its own origin only (and the inline styles given, by hash), call its
  * own origin and `connectTo`, and be framed by nobody; `X-Content-Type-Options: nosniff`; and
- * `Referrer-Policy: no-referrer`. Build them once per page, not per request.
+ * `Referrer-Policy: no-referrer`. Build them once per page, not per request: hono's
+ * `secureHeaders` sets them on every answer after it is made, and knows no hash of a style.
  *
  * With `inlineStyles` the answer is a promise, since Web Crypto hashes asynchronously; without,
  * the headers themselves.
