@@ -32,6 +32,8 @@ export class ItemsObject {
   readonly #state: DurableObjectState
   readonly #settings: Record<string, string>
   #app: Promise<Fetch> | undefined
+  /** The app once opened: every request after the first goes straight to it. */
+  #opened: Fetch | undefined
 
   constructor(state: DurableObjectState, bindings: Bindings) {
     this.#state = state
@@ -39,6 +41,7 @@ export class ItemsObject {
   }
 
   async fetch(request: Request): Promise<Response> {
+    if (this.#opened) return this.#opened(request)
     const startedAt = performance.now()
     // Opened by the first request, not the constructor: the MongoDB driver's sockets must be
     // opened by a request of the object to serve the ones after it. The requests that come
@@ -64,6 +67,7 @@ export class ItemsObject {
       console.log(requestLine(requestId, request.method, path, 503, startedAt).trimEnd())
       return Response.json(answer, { status: 503, headers: { 'x-request-id': requestId } })
     }
+    this.#opened = app
     return app(request)
   }
 }
@@ -97,7 +101,7 @@ async function open(state: DurableObjectState, raw: Record<string, string>): Pro
       bounds: settings.bounds,
       // No compression: the platform compresses what it sends.
     })
-    return (request) => app.fetch(request)
+    return app.fetch
   } catch (error) {
     // The next request opens the store again: this one's client must not stay behind.
     await store.close()

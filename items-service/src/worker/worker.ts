@@ -1,4 +1,4 @@
-import type { DurableObjectNamespace } from '@cloudflare/workers-types'
+import type { DurableObjectId } from '@cloudflare/workers-types'
 import { withBodyReadFirst } from '@movies-and-mail/http-kit/worker'
 import { maxItemBodyBytes } from '../items/items.routes.js'
 import { type Bindings, settingsOf } from './items-object.js'
@@ -8,6 +8,17 @@ export { ItemsObject } from './items-object.js'
 
 /** The page, made by the first request for it in this isolate (the bindings do not change). */
 let page: ReturnType<typeof webPage>
+/**
+ * The collection's object, named once per isolate: naming it hashes the name, a twentieth of a
+ * read's work in the runtime. Only the id is kept; a stub serves the request that made it.
+ */
+let objectId: DurableObjectId | undefined
+
+/** What the Worker asks of the `ITEMS` binding: the collection's object, to hand it a request. */
+type ItemsNamespace = {
+  idFromName(name: string): DurableObjectId
+  get(id: DurableObjectId): { fetch(request: Request): Promise<Response> }
+}
 
 /**
  * The module Worker. The web app's files and the docs are static assets, which the platform
@@ -22,12 +33,16 @@ export default {
       page ??= webPage(settingsOf(bindings))
       if (page) return page(request)
     }
-    const objects = bindings.ITEMS as DurableObjectNamespace
-    const collection = typeof bindings.COLLECTION_NAME === 'string' ? bindings.COLLECTION_NAME : ''
-    const object = objects.get(objects.idFromName(collection || 'movies'))
+    const objects = bindings.ITEMS as ItemsNamespace
+    if (!objectId) {
+      const collection =
+        typeof bindings.COLLECTION_NAME === 'string' ? bindings.COLLECTION_NAME : ''
+      objectId = objects.idFromName(collection || 'movies')
+    }
+    const object = objects.get(objectId)
     const whole = await withBodyReadFirst(request, maxItemBodyBytes)
     // The client went away mid-body: no one reads this answer.
     if (whole === null) return Response.json({ error: 'request body was cut off' }, { status: 400 })
-    return object.fetch(whole as never) as unknown as Promise<Response>
+    return object.fetch(whole)
   },
 }

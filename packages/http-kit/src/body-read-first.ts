@@ -15,14 +15,18 @@ export async function withBodyReadFirst(
   maxBytes: number,
 ): Promise<Request | null> {
   if (request.body === null) return request
-  const kept = new Uint8Array(maxBytes + 1)
+  // The chunks as they come, then one copy of their bytes: not a buffer of the limit's size for
+  // every request.
+  const kept: Uint8Array[] = []
   let length = 0
   const reader = request.body.getReader()
   try {
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      const room = kept.length - length
-      kept.set(read.value.subarray(0, room), length)
-      length += Math.min(read.value.byteLength, room)
+      const room = maxBytes + 1 - length
+      if (room === 0) continue
+      const chunk = read.value.byteLength > room ? read.value.subarray(0, room) : read.value
+      kept.push(chunk)
+      length += chunk.byteLength
     }
   } catch {
     return null
@@ -33,6 +37,16 @@ export async function withBodyReadFirst(
   headers.delete('transfer-encoding')
   // A GET or HEAD cannot carry a body on; what it sent is read, and no route reads it.
   const bodiless = request.method === 'GET' || request.method === 'HEAD'
-  const body = bodiless ? null : kept.subarray(0, length)
+  const body = bodiless ? null : joined(kept, length)
   return new Request(request.url, { method: request.method, headers, body })
+}
+
+function joined(chunks: readonly Uint8Array[], length: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(length)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return bytes
 }
