@@ -1,3 +1,5 @@
+import { joinedBytes } from './joined-bytes.js'
+
 /**
  * For a Worker: the request with its body read to its end first, so that whatever answers it
  * (the app, or a Durable Object it is handed to) gets a body the platform no longer streams. An
@@ -37,16 +39,6 @@ export async function withBodyReadFirst(
   headers.delete('transfer-encoding')
   // A GET or HEAD cannot carry a body on; what it sent is read, and no route reads it.
   const bodiless = request.method === 'GET' || request.method === 'HEAD'
-  const body = bodiless ? null : joined(kept, length)
+  const body = bodiless ? null : joinedBytes(kept, length)
   return new Request(request.url, { method: request.method, headers, body })
-}
-
-function joined(chunks: readonly Uint8Array[], length: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(length)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return bytes
 }

@@ -1,5 +1,6 @@
 import { DeadlineExceededError, withDeadline } from '@movies-and-mail/store-kit'
 import type { Context, MiddlewareHandler } from 'hono'
+import { joinedBytes } from './joined-bytes.js'
 import { parseStrictJson } from './strict-json.js'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
 
@@ -47,13 +48,7 @@ async function countedBody(
     }
     chunks.push(read.value)
   }
-  const bytes = new Uint8Array(length)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
+  return joinedBytes(chunks, length)
 }
 
 /** The checks of a whole body's JSON, then the route; see `jsonObjectBody`. */
