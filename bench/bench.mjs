@@ -6,10 +6,10 @@
 //
 //   node bench/bench.mjs [--n 1000] [--seconds 5] [--rounds 2] [--writes N] [--big 100000]
 //                        [--streams 1000] [--mutations 50] [--out bench/RESULTS.md] [--quick]
-//                        [--workers]
+//                        [--workers | --node]
 //
 // --workers measures the Workers runtime alone and writes its sections (by default to
-// test-artifacts/bench-workers.md).
+// test-artifacts/bench-workers.md); --node measures all but the Workers runtime.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -53,11 +53,13 @@ function parseOptions() {
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
       workers: { type: 'boolean', default: false },
+      node: { type: 'boolean', default: false },
     },
   })
+  if (values.workers && values.node) throw new Error('--workers and --node exclude each other')
   const quick = values.quick
   const sizes = ['n', 'seconds', 'rounds', 'writes', 'big', 'streams', 'mutations']
-  const full = !quick && sizes.every((name) => values[name] === undefined)
+  const full = !quick && !values.node && sizes.every((name) => values[name] === undefined)
   const number = (name, fallback, min) => {
     const value = Number(values[name] ?? fallback)
     if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be >= ${min}`)
@@ -92,6 +94,7 @@ function parseOptions() {
         ),
       ),
     workersOnly: values.workers,
+    nodeOnly: values.node,
     // The object's heap is read at these sizes of its list: past ITEMS_MAX_COUNT's default last.
     heapSizes: full ? [1000, 10_000, 50_000, 100_000] : [n, n * 10],
     connections,
@@ -162,8 +165,8 @@ async function measure(options, work, say, started) {
   if (options.workersOnly) return measureWorkersOnly(options, work, say, started)
   const { n, seconds, warmup, writes, warmupWrites, big } = options
   await snapshotItemsBuild(work)
-  const workerScript = await snapshotItemsBundle(work)
-  const mailScript = await snapshotMailWorker(work)
+  const workerScript = options.nodeOnly ? undefined : await snapshotItemsBundle(work)
+  const mailScript = options.nodeOnly ? undefined : await snapshotMailWorker(work)
   const large = n * 10
   const all = movies(Math.max(big, large))
   const base = all.slice(0, n)
@@ -308,14 +311,9 @@ async function measure(options, work, say, started) {
   }
 
   // The Workers runtime: items-service's Worker and its bounds, then MongoDB from a Worker.
-  const workers = await measureWorkers({
-    work,
-    script: workerScript,
-    mailScript,
-    options,
-    say,
-    base,
-  })
+  const workers = options.nodeOnly
+    ? undefined
+    : await measureWorkers({ work, script: workerScript, mailScript, options, say, base })
 
   const { moves, loading } = describeRun(options, large)
   return report({
@@ -332,7 +330,7 @@ async function measure(options, work, say, started) {
       section: syncReport({ options, syncRuns, syncMissing, feed }),
       runs: syncRunRows(syncRuns),
     },
-    workers: workerReport({ options, workers }),
+    workers: workers && workerReport({ options, workers }),
   })
 }
 

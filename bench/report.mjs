@@ -153,7 +153,7 @@ export function report({
   }
   lines.push('')
   lines.push(...sync.section)
-  lines.push(...workers.section)
+  lines.push(...(workers?.section ?? []))
   lines.push('## How the servers were run and loaded')
   lines.push('')
   for (const line of loading) lines.push(`- ${line}`)
@@ -176,9 +176,11 @@ export function report({
     lines.push(...sync.runs)
     lines.push('')
   }
-  lines.push('## Every measured Worker run')
-  lines.push('')
-  lines.push(...workers.runs)
-  lines.push('')
+  if (workers) {
+    lines.push('## Every measured Worker run')
+    lines.push('')
+    lines.push(...workers.runs)
+    lines.push('')
+  }
   return lines.join('\n')
 }

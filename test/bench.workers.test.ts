@@ -1,0 +1,140 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const root = fileURLToPath(new URL('../', import.meta.url))
+
+// Keeps the Workers part of `npm run bench` alive (`--workers`): one run at a tiny size, checked
+// for its tables. It asserts no speed, as `bench.test.ts` does for the rest.
+describe('npm run bench, the Workers runtime (--workers)', () => {
+  let dir = ''
+  let stdout = ''
+  let written = ''
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bench-workers-test-'))
+    if (!existsSync(join(root, 'items-service/dist-worker/bundle/entry.js'))) {
+      await run('npm', ['run', 'build:worker', '-w', 'items-service'], { cwd: root })
+    }
+    if (!existsSync(join(root, 'mail-service/dist/worker.js'))) {
+      await run('npm', ['run', 'build', '-w', 'mail-service'], { cwd: root })
+    }
+    const out = join(dir, 'bench-workers.md')
+    const args = ['--n', '50', '--seconds', '0.5', '--rounds', '1']
+    ;({ stdout } = await run(
+      process.execPath,
+      ['bench/bench.mjs', '--workers', ...args, '--out', out],
+      {
+        cwd: root,
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 420_000,
+      },
+    ))
+    written = await readFile(out, 'utf8')
+  }, 430_000)
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('writes what it prints', () => {
+    expect(written.trim()).toBe(stdout.trim())
+  })
+
+  /** The lines of RESULTS.md from `heading` to the next heading of its level or higher. */
+  const section = (heading: string) => {
+    const start = stdout.indexOf(`${heading}\n`)
+    const level = heading.indexOf(' ')
+    const rest = stdout.slice(start + heading.length)
+    const end = rest.search(new RegExp(`\\n#{1,${level}} `))
+    return start < 0 ? '' : rest.slice(0, end < 0 ? undefined : end)
+  }
+  const rate = '[\\d,]+'
+  const ms = '[\\d,]+\\.\\d+'
+  const times = `${ms} / ${ms}`
+  const x = '[\\d.]+x'
+
+  it("loads items-service's Worker beside the bare Worker and the bare Worker through an object", () => {
+    const workers = section('## On the Workers runtime')
+    for (const endpoint of ['GET /items', 'GET /items/:id', 'POST /items']) {
+      // endpoint | n | (req/s | p50 / p99) x3 | non-2xx | errors | 4 ratios | target
+      const target = endpoint.startsWith('GET') ? '>= 0\\.8x bare: (met|\\*\\*missed\\*\\*)' : ''
+      const row = new RegExp(
+        `\\| ${endpoint} \\| 50 \\| ${rate} \\| ${times} \\| ${rate} \\| ${times} \\| ${rate} \\| ${times} \\| 0 / 0 / 0 \\| 0 / 0 / 0 \\| ${x} \\| ${x} \\| ${x} \\| ${x} \\| ${target} \\|`,
+      )
+      expect(workers).toMatch(row)
+    }
+    expect(workers).toMatch(
+      /Through one object in this run: [\d,]+ reads of one item a second; [\d,]+ whole lists of 50 items a second \([\d,]+ MB\/s of answers\); [\d,]+ creations a second while the list grew from 100 to 250 items/,
+    )
+    // One GET /items at 50 items, and after the POSTs (50 warm-up, 150 measured) at 250.
+    for (const size of ['50', '250'])
+      expect(workers).toMatch(
+        new RegExp(`\\| ${size} \\| ${rate} \\| ${ms} \\| ${ms} \\| ${ms} \\| ${ms} \\|`),
+      )
+    const runs = section('## Every measured Worker run')
+    for (const label of ['items-service', 'bare, through an object', 'bare Worker']) {
+      for (const endpoint of ['GET /items', 'GET /items/:id', 'POST /items'])
+        expect(runs).toContain(`| 1 | ${endpoint} | 50 | ${label} |`)
+    }
+    for (const label of ['mail-service', 'bare mail Worker'])
+      expect(runs).toContain(`| 1 | POST /sendmail | 0 | ${label} |`)
+  })
+
+  it('measures the first request to a new isolate and the size of the upload', () => {
+    const workers = section('## On the Workers runtime')
+    expect(workers).toMatch(
+      /\| first request to a new isolate[^|]*50 items[^|]*\| [\d,]+ ms \| [\d,]+ ms \| [\d.]+x \(target <= 1\.5x: (met|\*\*missed\*\*)\) \|/,
+    )
+    expect(workers).toMatch(/\| of which, from workerd ready[^|]*\| [\d,.]+ ms \| [\d,.]+ ms \| \|/)
+    for (const row of ['the modules wrangler uploads', "the MongoDB driver's module"]) {
+      const size = new RegExp(`\\| ${row}[^|]*\\| ([\\d.]+) MiB \\/ ([\\d.]+) MiB \\|`).exec(
+        workers,
+      )
+      expect(Number(size?.[2]), row).toBeGreaterThan(0)
+      expect(Number(size?.[2]), row).toBeLessThan(Number(size?.[1]))
+    }
+  })
+
+  it("reads the object's heap at two sizes of its list", () => {
+    const heap = section("### The object's memory as the list grows")
+    const mb = '[\\d.]+ \\+ [\\d.]+ = [\\d.]+'
+    for (const size of ['50', '500'])
+      expect(heap).toMatch(new RegExp(`\\| ${size} \\| ${rate} \\| ${mb} \\| ${mb} \\|`))
+  })
+
+  it("loads mail-service's Worker beside the bare mail Worker, and times its first send", () => {
+    const mail = section("### mail-service's Worker")
+    expect(mail).toMatch(
+      new RegExp(
+        `\\| POST /sendmail \\| ${rate} \\| ${times} \\| ${rate} \\| ${times} \\| 0 / 0 \\| 0 / 0 \\| ${x} \\| ${x} \\|`,
+      ),
+    )
+    expect(mail).toMatch(
+      /\| first send to a new isolate[^|]*\| [\d,]+ ms \| [\d,]+ ms \| [\d.]+x \|/,
+    )
+    expect(mail).toMatch(/\| the module wrangler uploads[^|]*\| [\d.]+ MiB \/ [\d.]+ MiB \|/)
+  })
+
+  it('times MongoDB from a Worker, with the client held by the object and with one per request', () => {
+    const mongo = section('### MongoDB from a Worker')
+    const figures = (label: string) => {
+      const row = new RegExp(
+        `\\| ${label} \\| (${ms}) \\| (${ms}) \\| (${ms}) \\| ([\\d.]+) \\|`,
+      ).exec(mongo)
+      expect(row, label).not.toBeNull()
+      return row?.slice(1).map(Number) ?? []
+    }
+    const held = figures("held by the collection's object \\(items-service\\)")
+    const perRequest = figures(
+      'one per request \\(`bench/workers/mongo-per-request-worker\\.mjs`\\)',
+    )
+    // Not a speed: a client per request says hello on new connections for every request; the
+    // object's client, opened by its first request, does not.
+    expect(held[3]).toBeLessThan(perRequest[3] as number)
+  })
+})
