@@ -22,7 +22,7 @@ describe('bench/before-after.mjs', () => {
   }, 180_000)
 
   it('loads each read on both builds and the bound, and prints a row of ratios for each', () => {
-    const number = '[\\d,]+ \\(\\d+\\)'
+    const number = '[\\d,]+ \\([\\d,]+\\)'
     for (const read of [
       '`GET /items`',
       '`GET /items/:id`',

@@ -37,7 +37,8 @@ async function startWithoutUmask(dataDir: string): Promise<BuiltEntry> {
 if (!canRunAsAnotherUser) {
   console.log(
     'items-service DATA_DIR of another user: skipped; it runs the service as nobody, which ' +
-      'needs root on Linux (as root, chmod never fails, so the service must run as someone else)',
+      'needs root on Linux (as root, chmod never fails, so the service must run as someone else) ' +
+      'and a checkout that other users can reach',
   )
 }
 

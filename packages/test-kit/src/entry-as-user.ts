@@ -1,12 +1,27 @@
+import { statSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /** The user nobody, which owns nothing the tests make. */
 export const nobody = { uid: 65534, gid: 65534 } as const
 
-/** Whether this process may run an entry as another user: root on Linux. */
-export const canRunAsAnotherUser = process.platform === 'linux' && process.getuid?.() === 0
+/** Whether every folder from the root down to `path` lets other users through. */
+function othersCanReach(path: string): boolean {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false
+    if (dir === dirname(dir)) return true
+  }
+}
+
+/**
+ * Whether this process may run an entry as another user: root on Linux, in a checkout that other
+ * users can reach (one inside a private folder, as `mktemp -d` makes, is not).
+ */
+export const canRunAsAnotherUser =
+  process.platform === 'linux' &&
+  process.getuid?.() === 0 &&
+  othersCanReach(fileURLToPath(import.meta.url))
 
 /**
  * Writes into `dir` a script that runs the built `entry` (from `cwd`) as the user `uid` and group
