@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { WranglerDev } from '@movies-and-mail/test-kit'
+import { freePort, WranglerDev } from '@movies-and-mail/test-kit'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, launchChromium } from './support/chromium.js'
@@ -20,14 +19,6 @@ async function tutorialFiles(): Promise<Map<string, string>> {
     files.set(path as string, body as string)
   }
   return files
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 const movie = { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' }

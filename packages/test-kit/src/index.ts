@@ -9,6 +9,7 @@ export {
   wranglerExitsOnCutBodies,
 } from './differential.js'
 export { canRunAsAnotherUser, entryAsUser, nobody } from './entry-as-user.js'
+export { freePort } from './free-port.js'
 export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
 export { implicitMethodProblems } from './implicit-methods-check.js'
 export { type LargeUploadResult, largeUpload } from './large-upload.js'

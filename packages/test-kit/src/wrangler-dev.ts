@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
+import { freePort } from './free-port.js'
 import { trackChild } from './running-children.js'
 
 export type WranglerDevOptions = {
@@ -12,15 +12,6 @@ export type WranglerDevOptions = {
   vars?: Record<string, string>
   /** How long the start may take. */
   timeoutMs?: number
-}
-
-/** A port no one listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 /**
