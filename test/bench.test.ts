@@ -1,44 +1,20 @@
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-const run = promisify(execFile)
-const root = fileURLToPath(new URL('../', import.meta.url))
+import { beforeAll, describe, expect, it } from 'vitest'
+import { runTinyBench } from './support/tiny-bench.js'
 
 // Keeps `npm run bench` alive: one run at a tiny size, checked for completing and for its tables.
 // It asserts no speed: the machine is shared, and speed is what RESULTS.md reports. The Workers
 // part runs apart (`bench.workers.test.ts`), beside this one.
 describe('npm run bench, all but the Workers runtime (--node)', () => {
-  let dir = ''
   let stdout = ''
   let written = ''
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bench-test-'))
-    if (!existsSync(join(root, 'items-service/dist/server.js'))) {
-      await run('npm', ['run', 'build', '-w', 'items-service'], { cwd: root })
-    }
-    const out = join(dir, 'RESULTS.md')
-    const args = ['--n', '50', '--seconds', '0.5', '--rounds', '1', '--big', '500']
+    const sizes = ['--n', '50', '--seconds', '0.5', '--rounds', '1', '--big', '500']
     const sync = ['--streams', '50', '--mutations', '5']
-    ;({ stdout } = await run(
-      process.execPath,
-      ['bench/bench.mjs', '--node', ...args, ...sync, '--out', out],
-      {
-        cwd: root,
-        maxBuffer: 16 * 1024 * 1024,
-        timeout: 420_000,
-      },
+    ;({ stdout, written } = await runTinyBench(
+      ['--node', ...sizes, ...sync],
+      [{ file: 'items-service/dist/server.js', npm: ['run', 'build', '-w', 'items-service'] }],
     ))
-    written = await readFile(out, 'utf8')
   }, 430_000)
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true })
-  })
 
   it('completes at a tiny size and prints its table with every endpoint row', () => {
     expect(written.trim()).toBe(stdout.trim())

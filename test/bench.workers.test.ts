@@ -1,45 +1,23 @@
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-const run = promisify(execFile)
-const root = fileURLToPath(new URL('../', import.meta.url))
+import { beforeAll, describe, expect, it } from 'vitest'
+import { runTinyBench } from './support/tiny-bench.js'
 
 // Keeps the Workers part of `npm run bench` alive (`--workers`): one run at a tiny size, checked
 // for its tables. It asserts no speed, as `bench.test.ts` does for the rest.
 describe('npm run bench, the Workers runtime (--workers)', () => {
-  let dir = ''
   let stdout = ''
   let written = ''
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bench-workers-test-'))
-    if (!existsSync(join(root, 'items-service/dist-worker/bundle/entry.js'))) {
-      await run('npm', ['run', 'build:worker', '-w', 'items-service'], { cwd: root })
-    }
-    if (!existsSync(join(root, 'mail-service/dist/worker.js'))) {
-      await run('npm', ['run', 'build', '-w', 'mail-service'], { cwd: root })
-    }
-    const out = join(dir, 'bench-workers.md')
-    const args = ['--n', '50', '--seconds', '0.5', '--rounds', '1']
-    ;({ stdout } = await run(
-      process.execPath,
-      ['bench/bench.mjs', '--workers', ...args, '--out', out],
-      {
-        cwd: root,
-        maxBuffer: 16 * 1024 * 1024,
-        timeout: 420_000,
-      },
+    ;({ stdout, written } = await runTinyBench(
+      ['--workers', '--n', '50', '--seconds', '0.5', '--rounds', '1'],
+      [
+        {
+          file: 'items-service/dist-worker/bundle/entry.js',
+          npm: ['run', 'build:worker', '-w', 'items-service'],
+        },
+        { file: 'mail-service/dist/worker.js', npm: ['run', 'build', '-w', 'mail-service'] },
+      ],
     ))
-    written = await readFile(out, 'utf8')
   }, 430_000)
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true })
-  })
 
   it('writes what it prints', () => {
     expect(written.trim()).toBe(stdout.trim())
