@@ -1,4 +1,4 @@
-import { chmod, stat } from 'node:fs/promises'
+import { chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
@@ -6,21 +6,16 @@ import {
   canRunAsAnotherUser,
   entryAsUser,
   killBuiltEntries,
+  modeAndOwner,
+  modesIn,
   nobody,
+  whyNotAsAnotherUser,
 } from '@movies-and-mail/test-kit'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService, temporaryDataDir } from './support/built-service.js'
 
 const serviceDir = fileURLToPath(new URL('..', import.meta.url))
 const store = ['items-service.mdb', 'items-service.mdb-lock']
-const stat0 = async (path: string) => {
-  const { mode, uid } = await stat(path)
-  return { mode: (mode & 0o7777).toString(8), uid }
-}
-const modesIn = async (dir: string, names: readonly string[]) =>
-  Object.fromEntries(
-    await Promise.all(names.map(async (name) => [name, (await stat0(join(dir, name))).mode])),
-  )
 
 afterEach(killBuiltEntries)
 
@@ -35,25 +30,21 @@ async function startWithoutUmask(dataDir: string): Promise<BuiltEntry> {
 }
 
 if (!canRunAsAnotherUser) {
-  console.log(
-    'items-service DATA_DIR of another user: skipped; it runs the service as nobody, which ' +
-      'needs root on Linux (as root, chmod never fails, so the service must run as someone else) ' +
-      'and a checkout that other users can reach',
-  )
+  console.log(`items-service DATA_DIR of another user: skipped; ${whyNotAsAnotherUser}`)
 }
 
 describe("items-service's files are its owner's alone", () => {
   it('on a fresh DATA_DIR: the directory 0700, every file 0600, whatever the umask', async () => {
     const dataDir = join(await temporaryDataDir(), 'data')
     const service = await startWithoutUmask(dataDir)
-    expect((await stat0(dataDir)).mode).toBe('700')
+    expect((await modeAndOwner(dataDir)).mode).toBe('700')
     expect(await modesIn(dataDir, [...store, 'items-service.lock'])).toEqual({
       'items-service.mdb': '600',
       'items-service.mdb-lock': '600',
       'items-service.lock': '600',
     })
     expect(await service.stop()).toEqual({ code: 0, signal: null })
-    expect((await stat0(join(dataDir, 'items-service.closed'))).mode).toBe('600')
+    expect((await modeAndOwner(join(dataDir, 'items-service.closed'))).mode).toBe('600')
     expect(service.output).not.toContain('warning')
   })
 
@@ -63,7 +54,7 @@ describe("items-service's files are its owner's alone", () => {
     await chmod(dataDir, 0o755)
     for (const name of [...store, 'items-service.closed']) await chmod(join(dataDir, name), 0o644)
     const service = await startService({ DATA_DIR: dataDir })
-    expect((await stat0(dataDir)).mode).toBe('700')
+    expect((await modeAndOwner(dataDir)).mode).toBe('700')
     expect(await modesIn(dataDir, store)).toEqual({
       'items-service.mdb': '600',
       'items-service.mdb-lock': '600',
@@ -99,7 +90,7 @@ describe("items-service's files are its owner's alone", () => {
         ].join(''),
       )
       // What the service itself made is its own.
-      expect(await stat0(join(dataDir, 'items-service.lock'))).toEqual({
+      expect(await modeAndOwner(join(dataDir, 'items-service.lock'))).toEqual({
         mode: '600',
         uid: nobody.uid,
       })

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,21 +7,16 @@ import {
   canRunAsAnotherUser,
   entryAsUser,
   killBuiltEntries,
+  modeAndOwner,
+  modesIn,
   nobody,
+  whyNotAsAnotherUser,
 } from '@movies-and-mail/test-kit'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ensureBuilt, startServer } from './support/run-server.js'
 
 const serviceDir = fileURLToPath(new URL('..', import.meta.url))
 const files = ['mail-service.mdb', 'mail-service.mdb-lock', 'mail-service.api-key']
-const ownerOf = async (path: string) => {
-  const { mode, uid } = await stat(path)
-  return { mode: (mode & 0o7777).toString(8), uid }
-}
-const modesIn = async (dir: string, names: readonly string[]) =>
-  Object.fromEntries(
-    await Promise.all(names.map(async (name) => [name, (await ownerOf(join(dir, name))).mode])),
-  )
 
 let parent: string
 let dataDir: string
@@ -36,18 +31,14 @@ afterEach(async () => {
 })
 
 if (!canRunAsAnotherUser) {
-  console.log(
-    'mail-service DATA_DIR of another user: skipped; it runs the service as nobody, which ' +
-      'needs root on Linux (as root, chmod never fails, so the service must run as someone else) ' +
-      'and a checkout that other users can reach',
-  )
+  console.log(`mail-service DATA_DIR of another user: skipped; ${whyNotAsAnotherUser}`)
 }
 
 describe("mail-service's files are its owner's alone", () => {
   it('on a fresh DATA_DIR: the directory 0700, the store, its locks and the key 0600, whatever the umask', async () => {
     const umask = process.umask(0)
     const service = await startServer({ DATA_DIR: dataDir }).finally(() => process.umask(umask))
-    expect((await ownerOf(dataDir)).mode).toBe('700')
+    expect((await modeAndOwner(dataDir)).mode).toBe('700')
     expect(await modesIn(dataDir, [...files, 'mail-service.lock'])).toEqual({
       'mail-service.mdb': '600',
       'mail-service.mdb-lock': '600',
@@ -55,7 +46,7 @@ describe("mail-service's files are its owner's alone", () => {
       'mail-service.lock': '600',
     })
     expect(await service.stop()).toEqual({ code: 0, signal: null })
-    expect((await ownerOf(join(dataDir, 'mail-service.closed'))).mode).toBe('600')
+    expect((await modeAndOwner(join(dataDir, 'mail-service.closed'))).mode).toBe('600')
     expect(service.output).not.toContain('warning')
   })
 
@@ -64,7 +55,7 @@ describe("mail-service's files are its owner's alone", () => {
     await chmod(dataDir, 0o755)
     for (const name of [...files, 'mail-service.closed']) await chmod(join(dataDir, name), 0o644)
     const service = await startServer({ DATA_DIR: dataDir })
-    expect((await ownerOf(dataDir)).mode).toBe('700')
+    expect((await modeAndOwner(dataDir)).mode).toBe('700')
     expect(await modesIn(dataDir, files)).toEqual({
       'mail-service.mdb': '600',
       'mail-service.mdb-lock': '600',
@@ -97,7 +88,7 @@ describe("mail-service's files are its owner's alone", () => {
           'another DATA_DIR\n',
       )
       for (const name of files) {
-        expect([name, await ownerOf(join(dataDir, name))]).toEqual([
+        expect([name, await modeAndOwner(join(dataDir, name))]).toEqual([
           name,
           { mode: '600', uid: nobody.uid },
         ])

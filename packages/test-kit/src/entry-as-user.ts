@@ -23,6 +23,11 @@ export const canRunAsAnotherUser =
   process.getuid?.() === 0 &&
   othersCanReach(fileURLToPath(import.meta.url))
 
+/** Why a test that runs a service as another user is skipped here, for its skip line. */
+export const whyNotAsAnotherUser =
+  'it runs the service as nobody, which needs root on Linux (as root, chmod never fails, so the ' +
+  'service must run as someone else) and a checkout that other users can reach'
+
 /**
  * Writes into `dir` a script that runs the built `entry` (from `cwd`) as the user `uid` and group
  * `gid`, and answers its path, for `BuiltEntry.start`: what a service does with a DATA_DIR that

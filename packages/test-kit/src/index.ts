@@ -8,7 +8,13 @@ export {
   type WireCase,
   wranglerExitsOnCutBodies,
 } from './differential.js'
-export { canRunAsAnotherUser, entryAsUser, nobody } from './entry-as-user.js'
+export {
+  canRunAsAnotherUser,
+  entryAsUser,
+  nobody,
+  whyNotAsAnotherUser,
+} from './entry-as-user.js'
+export { modeAndOwner, modesIn } from './file-modes.js'
 export { freePort } from './free-port.js'
 export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
 export { implicitMethodProblems } from './implicit-methods-check.js'
