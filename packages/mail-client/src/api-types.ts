@@ -1,6 +1,6 @@
 // The API's shapes, written out so that the declarations need nothing of the service (zod,
 // Node, its stores). Their names are the OpenAPI document's schema names;
-// test/mail-client.test.ts holds them to the service's own schemas.
+// test/mail-client.types.test.ts holds them to the service's own schemas.
 
 /**
  * The body of `POST /sendmail`: exactly one bare address (`ada@example.com`: no display name,
