@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from 'hono'
  * would look up an item named `%ED%A0%80`, which another client may have created on purpose
  * (as `/items/%25ED%25A0%2580`). Put it in the middleware of a route with path parameters.
  */
-export const decodablePath: MiddlewareHandler = async (c, next) => {
+export const decodablePath: MiddlewareHandler = (c, next) => {
   const url = c.req.url
   const start = url.indexOf('/', url.indexOf('//') + 2)
   const end = url.indexOf('?', start)
@@ -16,12 +16,14 @@ export const decodablePath: MiddlewareHandler = async (c, next) => {
     decodeURIComponent(path)
   } catch {
     const [name = 'path'] = Object.keys(c.req.param())
-    return c.json(
-      {
-        error: 'invalid path parameter',
-        issues: [{ path: name, message: 'is not percent-encoded UTF-8' }],
-      },
-      400,
+    return Promise.resolve(
+      c.json(
+        {
+          error: 'invalid path parameter',
+          issues: [{ path: name, message: 'is not percent-encoded UTF-8' }],
+        },
+        400,
+      ),
     )
   }
   return next()

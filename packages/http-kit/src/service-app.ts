@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
+import { PatternRouter } from 'hono/router/pattern-router'
 import { allowedMethods, noRouteAnswer } from './allowed-methods.js'
 import { type ApiKeyVariables, acceptApiKeys, apiKeyScheme } from './api-key.js'
 import { cors } from './cors.js'
@@ -39,7 +40,13 @@ export function createServiceApp({
   knownErrors = [],
   bodyTimeoutMs = 30_000,
 }: ServiceAppOptions): OpenAPIHono<ServiceEnv> {
-  const app = new OpenAPIHono<ServiceEnv>({ defaultHook: validationHook })
+  // A service has a few dozen routes: one regular expression per route, tried in order, finds
+  // them faster than the default's tree (`RegExpRouter` cannot hold `/items/events` beside
+  // `/items/:id`, so the default falls back to the tree), and is built when added.
+  const app = new OpenAPIHono<ServiceEnv>({
+    defaultHook: validationHook,
+    router: new PatternRouter(),
+  })
   const keyedWrites = apiKeys.length > 0
   app.use(
     ...requestLog({ write: log }),
