@@ -1,50 +1,36 @@
 import { mkdir } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, Locator, Page } from 'playwright-core'
+import type { Locator } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { artifacts, hasChromium, launchChromium, prefixFront } from './support/chromium.js'
-import { type MicroProcess, startMicro } from './support/micro-process.js'
+import { artifacts, hasChromium, prefixFront } from './support/chromium.js'
+import { useWebApp } from './support/web-app.js'
 
 const apiKey = 'browser-test-key'
 
 describe.skipIf(!hasChromium)('the API docs in Chromium', () => {
-  let items: MicroProcess
-  let mail: MicroProcess
+  // The page is opened below, on the docs, once it watches for breaches of the page's policy.
+  const app = useWebApp({ apiKey, itemsEnv: { ITEMS_APIKEY: apiKey }, open: false })
   let front: Server
-  let browser: Browser
-  let page: Page
-  const problems: string[] = []
 
   beforeAll(async () => {
-    items = await startMicro('items-service', { ITEMS_APIKEY: apiKey })
-    mail = await startMicro('mail-service', { API_KEYS: apiKey, MAIL_TRANSPORT: 'outbox' })
-    front = await prefixFront(mail.url)
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`)
-    })
+    front = await prefixFront(app.mail.url)
     // Added by the browser, not the page, so the page's policy does not apply to it.
-    await page.addInitScript(() =>
+    await app.page.addInitScript(() =>
       document.addEventListener('securitypolicyviolation', (event) =>
         console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
       ),
     )
-    await page.goto(`${items.url}/docs`)
+    await app.page.goto(`${app.items.url}/docs`)
   })
 
-  afterAll(async () => {
-    await browser?.close()
+  afterAll(() => {
     front?.close()
-    await items?.stop()
-    await mail?.stop()
   })
 
   /** The block of one operation, found by its method and path whatever its tag or id. */
   const operation = (method: string, path: string) =>
-    page.locator(`.opblock-${method}:has(.opblock-summary-path[data-path="${path}"])`)
+    app.page.locator(`.opblock-${method}:has(.opblock-summary-path[data-path="${path}"])`)
   /** Opens an operation, presses "Try it out", fills its parameters, runs it: the status shown. */
   async function tryOut(block: Locator, parameters: Record<string, string> = {}) {
     await block.locator('.opblock-summary').click()
@@ -71,35 +57,35 @@ describe.skipIf(!hasChromium)('the API docs in Chromium', () => {
   })
 
   it('runs GET /items from "Try it out" against the service itself', async () => {
-    await fetch(`${items.url}/items`, {
+    await fetch(`${app.items.url}/items`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-apikey': apiKey },
       body: JSON.stringify({ id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' }),
     })
     const list = operation('get', '/items')
     expect(await tryOut(list)).toBe('200')
-    expect(await list.locator('.request-url').textContent()).toContain(`${items.url}/items`)
+    expect(await list.locator('.request-url').textContent()).toContain(`${app.items.url}/items`)
     expect(await list.locator('.live-responses-table').textContent()).toContain('tt0111161')
   })
 
   it('sends the key given through Authorize with a guarded call', async () => {
-    await page
+    await app.page
       .getByRole('button', { name: /Authorize/ })
       .first()
       .click()
-    const dialog = page.locator('.dialog-ux')
+    const dialog = app.page.locator('.dialog-ux')
     await dialog.locator('input[type="text"], input[type="password"]').first().fill(apiKey)
     await dialog.getByRole('button', { name: 'Apply credentials' }).click()
     await dialog.getByRole('button', { name: 'Close', exact: true }).click()
     expect(await tryOut(operation('delete', '/items/{id}'), { id: 'tt0111161' })).toBe('200')
-    expect(await (await fetch(`${items.url}/items`)).json()).toEqual([])
+    expect(await (await fetch(`${app.items.url}/items`)).json()).toEqual([])
     await mkdir(artifacts, { recursive: true })
-    await page.screenshot({ path: new URL('api-docs.png', artifacts).pathname, fullPage: true })
+    await app.page.screenshot({ path: new URL('api-docs.png', artifacts).pathname, fullPage: true })
   })
 
   it('works behind a path prefix: mail at /mail/docs loads and calls /mail/…', async () => {
     const { port } = front.address() as AddressInfo
-    await page.goto(`http://127.0.0.1:${port}/mail/docs`)
+    await app.page.goto(`http://127.0.0.1:${port}/mail/docs`)
     const health = operation('get', '/healthz')
     expect(await tryOut(health)).toBe('200')
     expect(await health.locator('.request-url').textContent()).toContain(
@@ -108,6 +94,6 @@ describe.skipIf(!hasChromium)('the API docs in Chromium', () => {
   })
 
   it("broke no rule of the page's policy and wrote no error to the console", () => {
-    expect(problems).toEqual([])
+    expect(app.problems).toEqual([])
   })
 })

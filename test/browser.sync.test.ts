@@ -1,7 +1,8 @@
-import type { Browser, Locator, Page, Request } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cuttingFront, focused, hasChromium, launchChromium } from './support/chromium.js'
 import { type MicroProcess, startMicro } from './support/micro-process.js'
+import { collectProblems, text } from './support/web-app.js'
 
 type Movie = { id: string; name: string; genre: string }
 
@@ -14,15 +15,9 @@ describe.skipIf(!hasChromium)('two tabs of the web app on one service', () => {
 
   const openTab = async (name: string) => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
-    page.on('pageerror', (error) => problems.push(`${name}: page error: ${error.message}`))
-    page.on('console', (message) => {
-      // Chromium reports each 4xx answer as a console error; the 412s, and the 404 of reading
-      // a movie deleted elsewhere, are provoked below.
-      const provoked = /Failed to load resource: .* status of (412|404)/.test(message.text())
-      if (message.type() === 'error' && !provoked) {
-        problems.push(`${name}: console error: ${message.text()}`)
-      }
-    })
+    // Chromium reports each 4xx answer as a console error; the 412s, and the 404 of reading
+    // a movie deleted elsewhere, are provoked below.
+    collectProblems(page, problems, { provoked: [412, 404], prefix: `${name}: ` })
     await page.goto(items.url)
     await page.getByText('No movies yet').waitFor()
     return page
@@ -40,7 +35,6 @@ describe.skipIf(!hasChromium)('two tabs of the web app on one service', () => {
     await items?.stop()
   })
 
-  const text = (locator: Locator) => expect.poll(async () => (await locator.textContent())?.trim())
   const movies = (page: Page) => page.getByRole('list', { name: 'Movies' })
   const row = (page: Page, name: string) =>
     movies(page).getByRole('listitem').filter({ hasText: name })

@@ -2,10 +2,9 @@
 // outbox, no error. Every run checks that state and keeps the picture in test-artifacts/;
 // UPDATE_SCREENSHOT=1 writes it over docs/web-app.png as well.
 import { mkdir, writeFile } from 'node:fs/promises'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { artifacts, hasChromium, launchChromium } from './support/chromium.js'
-import { type MicroProcess, startMicro } from './support/micro-process.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { artifacts, hasChromium } from './support/chromium.js'
+import { useWebApp } from './support/web-app.js'
 
 const apiKey = 'screenshot-key'
 const movies = [
@@ -15,47 +14,36 @@ const movies = [
 ]
 
 describe.skipIf(!hasChromium)('the picture of the web app', () => {
-  let items: MicroProcess
-  let mail: MicroProcess
-  let browser: Browser
-  let page: Page
+  // The page is opened once the movies are in.
+  const app = useWebApp({ apiKey, open: false })
 
   beforeAll(async () => {
-    mail = await startMicro('mail-service', { API_KEYS: apiKey, MAIL_TRANSPORT: 'outbox' })
-    items = await startMicro('items-service', { MAIL_SERVICE_URL: mail.url })
     for (const movie of movies) {
-      await fetch(`${items.url}/items`, {
+      await fetch(`${app.items.url}/items`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(movie),
       })
     }
-    browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
-    await page.goto(items.url)
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await items?.stop()
-    await mail?.stop()
+    await app.page.goto(app.items.url)
   })
 
   it('shows the movies and a sent mail, and no error', async () => {
-    await page.getByText('The Matrix').waitFor()
-    const form = page.getByRole('form', { name: 'Send mail' })
+    await app.page.getByText('The Matrix').waitFor()
+    const form = app.page.getByRole('form', { name: 'Send mail' })
     await form.getByLabel('API key').fill(apiKey)
     await form.getByLabel('Email').fill('ada@example.com')
     await form.getByLabel('Name').fill('Ada')
     await form.getByRole('button', { name: 'Send' }).click()
     await form.locator('.mail-id').waitFor()
-    await page.getByRole('status').getByText('Mail kept in the outbox').waitFor()
-    expect(await page.locator('.message.error:not(:empty)').count()).toBe(0)
-    expect(await page.locator('[aria-invalid="true"]').count()).toBe(0)
+    await app.status().getByText('Mail kept in the outbox').waitFor()
+    expect(await app.page.locator('.message.error:not(:empty)').count()).toBe(0)
+    expect(await app.page.locator('[aria-invalid="true"]').count()).toBe(0)
+    expect(app.problems).toEqual([])
     // Nothing focused: no focus ring in the picture.
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    await app.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
     await mkdir(artifacts, { recursive: true })
-    const picture = await page.screenshot({
+    const picture = await app.page.screenshot({
       path: new URL('web-app.docs.png', artifacts).pathname,
       fullPage: true,
     })

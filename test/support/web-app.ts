@@ -26,13 +26,41 @@ export type WebAppOptions = {
   apiKey?: string
   /** The 4xx statuses the suite asks for on purpose: Chromium reports each as a console error. */
   provoked?: readonly number[]
+  /** More environment for the items-service, such as ITEMS_APIKEY. */
+  itemsEnv?: Record<string, string>
+  /** false: the page is left blank, for the suite to prepare and open itself. */
+  open?: boolean
+}
+
+/**
+ * Collects `page`'s script errors into `problems`, and its console errors but for the answers
+ * of the `provoked` statuses; each said after `prefix`.
+ */
+export function collectProblems(
+  page: Page,
+  problems: string[],
+  { provoked = [], prefix = '' }: { provoked?: readonly number[]; prefix?: string } = {},
+): void {
+  page.on('pageerror', (error) => problems.push(`${prefix}page error: ${error.message}`))
+  page.on('console', (message) => {
+    const status = /Failed to load resource: .* status of (\d+)/.exec(message.text())?.[1]
+    const isProvoked = provoked.includes(Number(status))
+    if (message.type() === 'error' && !isProvoked) {
+      problems.push(`${prefix}console error: ${message.text()}`)
+    }
+  })
 }
 
 /**
  * For a `describe` block: the mail-service in outbox mode, items-service sending mail through it,
  * and Chromium with a page on the web app, started before its tests and stopped after them.
  */
-export function useWebApp({ apiKey, provoked = [] }: WebAppOptions = {}): WebApp {
+export function useWebApp({
+  apiKey,
+  provoked = [],
+  itemsEnv = {},
+  open = true,
+}: WebAppOptions = {}): WebApp {
   let items: MicroProcess | undefined
   let mail: MicroProcess | undefined
   let browser: Browser | undefined
@@ -42,18 +70,11 @@ export function useWebApp({ apiKey, provoked = [] }: WebAppOptions = {}): WebApp
   beforeAll(async () => {
     const keys: Record<string, string> = apiKey ? { API_KEYS: apiKey } : {}
     mail = await startMicro('mail-service', { ...keys, MAIL_TRANSPORT: 'outbox' })
-    items = await startMicro('items-service', { MAIL_SERVICE_URL: mail.url })
+    items = await startMicro('items-service', { ...itemsEnv, MAIL_SERVICE_URL: mail.url })
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      const status = /Failed to load resource: .* status of (\d+)/.exec(message.text())?.[1]
-      const isProvoked = provoked.includes(Number(status))
-      if (message.type() === 'error' && !isProvoked) {
-        problems.push(`console error: ${message.text()}`)
-      }
-    })
-    await page.goto(items.url)
+    collectProblems(page, problems, { provoked })
+    if (open) await page.goto(items.url)
   })
 
   afterAll(async () => {
