@@ -51,6 +51,8 @@ describe('two processes on one DATA_DIR', () => {
 describe('a damaged store', () => {
   afterEach(killBuiltEntries)
 
+  // Forty synced writes, a kill and two starts (the second reads the store through in a child
+  // process, as after any crash): longer than the default timeout on a busy machine.
   it('refuses to start, naming the file, and leaves the file as it is', async () => {
     const DATA_DIR = await temporaryDataDir()
     const service = await startService({ DATA_DIR })
@@ -69,7 +71,7 @@ describe('a damaged store', () => {
     expect(again.code).toBe(1)
     expect(again.stderr).toContain(`${file} is damaged`)
     expect(await readFile(file)).toEqual(damaged)
-  })
+  }, 60_000)
 })
 
 const probe = await SmallDisk.mount('64k')

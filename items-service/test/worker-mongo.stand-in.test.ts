@@ -55,8 +55,11 @@ describe('the Worker on MongoDB, through the wire-protocol stand-in', () => {
     }
     const listed = (await (await worker.request('/items')).json()) as Item[]
     expect(listed.map((item) => item.id)).toEqual(['tt1', 'tt2', 'tt3', 'tt4'])
-    // Ten requests, and not one more connection: a client per request would open one each.
-    expect(handshakes()).toBe(opened)
+    // Nine more requests on the client the first one opened. A client per request would open
+    // its monitor's connection and a pooled one for each (18 handshakes or more); the one client
+    // may reopen its monitor's connection when a heartbeat outlasts CONNECT_TIMEOUT_MS on a busy
+    // machine, a handshake each time, never one per request.
+    expect(handshakes() - opened).toBeLessThan(9)
     expect(standIn.received('createIndexes')).toHaveLength(1)
     expect(standIn.received('insert')).toHaveLength(4)
     // The client held across requests gathers nothing: the runtime's sockets add a listener at
