@@ -1,16 +1,18 @@
-// Instructions per answer, counted by valgrind's callgrind in each server process: a figure the
-// machine's load cannot move, for the small differences timed runs on a shared machine drown.
+// Instructions per answer, counted by valgrind's callgrind in each server process: far steadier
+// than timed runs on a shared machine, though the JIT's background threads are counted too, so
+// repeated runs can differ by a fifth for the smallest servers: compare within one run.
 // Each server runs under callgrind with counting off, is warmed up, then counts `--reads` reads
 // of each kind (8 at a time). User-space instructions only: a system call counts for little.
+// The servers run side by side: what is counted is each process's own work.
 // Usage (needs valgrind: `apt-get install valgrind`):
 //   node bench/instructions.mjs [<other build>/items-service/dist/server.js] [--reads 2000]
-import { execFileSync, spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { parseArgs, promisify } from 'node:util'
 import { dataDir, prepare } from './fixtures.mjs'
 import { count } from './format.mjs'
 import { movies } from './movies.mjs'
@@ -21,6 +23,7 @@ const { values, positionals } = parseArgs({
   options: { reads: { type: 'string', default: '2000' } },
 })
 const reads = Number(values.reads)
+const run = promisify(execFile)
 const here = import.meta.dirname
 const work = await mkdtemp(join(tmpdir(), 'instructions-'))
 const list = movies(1000)
@@ -93,19 +96,16 @@ async function countServer({ args, entry }, out) {
   const tag = (await get(port, { path: '/items' })).headers.etag
   // vgdb names its pipes after HOST: the control must see the server's.
   const control = (...flags) =>
-    execFileSync('callgrind_control', [...flags, String(child.pid)], {
-      env: { ...process.env, ...env },
-      stdio: 'ignore',
-    })
+    run('callgrind_control', [...flags, String(child.pid)], { env: { ...process.env, ...env } })
   const figures = {}
   for (const kind of Object.keys(kinds)) {
     if (!tag && kind.includes('304')) continue
     await readMany(port, kind, tag, reads)
-    control('-i', 'on')
-    control('-z')
+    await control('-i', 'on')
+    await control('-z')
     await readMany(port, kind, tag, reads)
-    control('-d', kind.replace(/\W+/g, '-'))
-    control('-i', 'off')
+    await control('-d', kind.replace(/\W+/g, '-'))
+    await control('-i', 'off')
     const dump = readdirSync(out)
       .filter((file) => file.startsWith(`cg.${child.pid}.`))
       .sort()
@@ -119,11 +119,12 @@ async function countServer({ args, entry }, out) {
 }
 
 try {
-  const rows = []
-  for (const server of servers) {
-    const out = await mkdtemp(join(work, 'callgrind-'))
-    rows.push([server.name, await countServer(server, out)])
-  }
+  const rows = await Promise.all(
+    servers.map(async (server) => [
+      server.name,
+      await countServer(server, await mkdtemp(join(work, 'callgrind-'))),
+    ]),
+  )
   console.log(
     `Instructions per answer (callgrind, ${count(reads)} reads of each kind, n = 1,000)\n`,
   )
