@@ -36,7 +36,7 @@ describe('bench/before-after.mjs', () => {
       )
     }
     expect(stdout).toMatch(
-      /^cold start to the first 200 \(median of 7\): before \d+ ms, after \d+ ms, bound \d+ ms$/m,
+      /^cold start to the first 200 \(median of 7\): before [\d,]+ ms, after [\d,]+ ms, bound [\d,]+ ms$/m,
     )
   })
 })
