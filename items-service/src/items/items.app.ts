@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { answerTagged, sendTagged, type Tagged } from '@movies-and-mail/http-kit/conditional-get'
 import { jsonBytes } from '@movies-and-mail/http-kit/json'
@@ -81,6 +80,17 @@ function ifMatchOf(c: Context): IfMatch | undefined {
  * `PUT` and `DELETE` honour `If-Match`. Every write answers the complete list and its tag, or
  * the status of why the store refused it.
  */
+/**
+ * A page's tag: the SHA-256 of its bytes and its next cursor, so that whichever instance (or
+ * store) made a page, the same page has the same tag. Web Crypto, on Node as on the Worker,
+ * where `node:crypto` would load the runtime's Node layer at every start.
+ */
+async function pageTag(body: Uint8Array, cursor: string | undefined): Promise<string> {
+  const hashed = Buffer.concat(cursor === undefined ? [body] : [body, Buffer.from(`\n${cursor}`)])
+  const digest = await crypto.subtle.digest('SHA-256', hashed)
+  return `"${Buffer.from(digest).toString('base64url')}"`
+}
+
 export function itemsApp({ store, compress }: ItemsAppOptions) {
   return new OpenAPIHono()
     .openapi(listItemsRoute, async (c) => {
@@ -105,9 +115,7 @@ export function itemsApp({ store, compress }: ItemsAppOptions) {
       const cursor = page.next && encodeCursor(page.next, query.sort)
       // A tag names the page and its next cursor, whichever instance (or store) made them, so a
       // 304 is never an answer whose `Link` has since changed (an item added after a page's last).
-      const hash = createHash('sha256').update(page.body)
-      if (cursor !== undefined) hash.update(`\n${cursor}`)
-      const tagged = { body: page.body, etag: `"${hash.digest('base64url')}"` }
+      const tagged = { body: page.body, etag: await pageTag(page.body, cursor) }
       const headers: Record<string, string> = { ...json }
       if (cursor !== undefined) {
         headers.link = `</items?${parameters && `${parameters}&`}cursor=${cursor}>; rel="next"`

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto'
-
 /** Where an item's bytes sit in the list buffer. */
 type Span = { start: number; end: number }
 
@@ -23,7 +21,7 @@ export class JsonListCache {
   readonly #spans = new Map<string, Span>()
   /** Items replaced (new bytes) or removed (null) since the list was last built. */
   readonly #changed = new Map<string, Uint8Array | null>()
-  readonly #epoch = randomBytes(6).toString('hex')
+  readonly #epoch = Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')
   #version = 0
   #listTag = ''
   /** The version at which each item last changed; absent: as loaded. */
