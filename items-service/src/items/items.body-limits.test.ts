@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { movies, useTestApp } from '../../test/support/test-app.js'
-import { maxItemBodyBytes } from './items.routes.js'
+import { maxItemBodyBytes } from './max-item-body-bytes.js'
 
 /** An item whose JSON is exactly `bytes` long, padded with an extra field. */
 function itemOfSize(bytes: number): string {

@@ -11,10 +11,8 @@ import {
   newItemSchema,
   rejectReservedFields,
 } from './item.schema.js'
+import { maxItemBodyBytes } from './max-item-body-bytes.js'
 import { queryParameters, sortIssue } from './parse-query.js'
-
-/** Largest accepted item body. */
-export const maxItemBodyBytes = 64 * 1024
 
 /** What a write's body must pass, in order, after the API-key guard and before the validator. */
 const itemBody = [...jsonObjectBody({ maxBytes: maxItemBodyBytes }), rejectReservedFields]

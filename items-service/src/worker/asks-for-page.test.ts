@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { asksForPage } from './web-page.js'
+import { asksForPage } from './asks-for-page.js'
 
 describe('asksForPage', () => {
   it.each([

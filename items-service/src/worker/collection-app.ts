@@ -7,37 +7,25 @@ import { parseEnv, secretValues } from '../env.js'
 import { DurableItemStore } from '../store/durable/durable-item-store.js'
 import type { ItemStore } from '../store/item-store.js'
 
-/** The Worker's variables and secrets, as the runtime hands them in. */
-export type Bindings = Record<string, unknown>
-
 type Fetch = (request: Request) => Response | Promise<Response>
 
-/** The bindings that are settings: strings (the Durable Object namespace is not one). */
-export function settingsOf(bindings: Bindings): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(bindings).filter(
-      (entry): entry is [string, string] => typeof entry[1] === 'string',
-    ),
-  )
-}
-
 /**
- * One collection's Durable Object: the whole items-service app, as on Node, over the store the
- * settings name: MongoDB through the official driver when `CONNECTION_URL` is set (the object
+ * What one collection's Durable Object runs (`ItemsObject` loads it with its first request): the
+ * whole items-service app, as on Node, over the store the settings name: MongoDB through the official driver when `CONNECTION_URL` is set (the object
  * holds the client, so its connection and change stream live across requests; a Worker cannot
  * use a socket another request opened), otherwise the object's own SQLite storage. The change
  * feed's streams are served from here, the one place that sees every write.
  */
-export class ItemsObject {
+export class CollectionApp {
   readonly #state: DurableObjectState
   readonly #settings: Record<string, string>
   #app: Promise<Fetch> | undefined
   /** The app once opened: every request after the first goes straight to it. */
   #opened: Fetch | undefined
 
-  constructor(state: DurableObjectState, bindings: Bindings) {
+  constructor(state: DurableObjectState, settings: Record<string, string>) {
     this.#state = state
-    this.#settings = settingsOf(bindings)
+    this.#settings = settings
   }
 
   async fetch(request: Request): Promise<Response> {

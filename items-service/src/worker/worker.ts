@@ -1,13 +1,17 @@
 import type { DurableObjectId } from '@cloudflare/workers-types'
 import { withBodyReadFirst } from '@movies-and-mail/http-kit/worker'
-import { maxItemBodyBytes } from '../items/items.routes.js'
+import { maxItemBodyBytes } from '../items/max-item-body-bytes.js'
+import { asksForPage } from './asks-for-page.js'
 import { type Bindings, settingsOf } from './items-object.js'
-import { asksForPage, webPage } from './web-page.js'
+import type { webPage } from './web-page.js'
 
 export { ItemsObject } from './items-object.js'
 
-/** The page, made by the first request for it in this isolate (the bindings do not change). */
-let page: ReturnType<typeof webPage>
+/**
+ * The page, made by the first request for it in this isolate (the bindings do not change), from
+ * a module loaded then: a start evaluates none of it.
+ */
+let page: Promise<ReturnType<typeof webPage>> | undefined
 /**
  * The collection's object, named once per isolate: naming it hashes the name, a twentieth of a
  * read's work in the runtime. Only the id is kept; a stub serves the request that made it.
@@ -25,13 +29,15 @@ type ItemsNamespace = {
  * serves without running it (`[assets]` in wrangler.toml). The page at `/` it answers itself
  * (`webPage`); every other request goes to the Durable Object of the collection
  * (`COLLECTION_NAME`, `movies` by default), which runs the same app as the Node entry. Its body
- * is read here first (`withBodyReadFirst`): the object gets none still streaming.
+ * is read here first (`withBodyReadFirst`): the object gets none still streaming. The module
+ * holds only that: the app, the page and the store are modules loaded when first used.
  */
 export default {
   async fetch(request: Request, bindings: Bindings): Promise<Response> {
     if (asksForPage(request)) {
-      page ??= webPage(settingsOf(bindings))
-      if (page) return page(request)
+      page ??= import('./web-page.js').then(({ webPage }) => webPage(settingsOf(bindings)))
+      const answer = await page
+      if (answer) return answer(request)
     }
     const objects = bindings.ITEMS as ItemsNamespace
     if (!objectId) {

@@ -1,0 +1,46 @@
+import type { DurableObjectState } from '@cloudflare/workers-types'
+import type { CollectionApp } from './collection-app.js'
+
+/** The Worker's variables and secrets, as the runtime hands them in. */
+export type Bindings = Record<string, unknown>
+
+/** The bindings that are settings: strings (the Durable Object namespace is not one). */
+export function settingsOf(bindings: Bindings): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(bindings).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  )
+}
+
+/**
+ * One collection's Durable Object, the class the platform makes (`ItemsObject` in wrangler.toml).
+ * What it runs, the app and its store (`CollectionApp`), is a module it loads with its first
+ * request: the Worker's module, evaluated by every isolate that starts, holds only this and the
+ * hop to the object; an isolate that only hands requests on never evaluates zod, Hono or the
+ * routes.
+ */
+export class ItemsObject {
+  readonly #state: DurableObjectState
+  readonly #bindings: Bindings
+  #loading: Promise<CollectionApp> | undefined
+  /** Once loaded: every request after the first goes straight to it. */
+  #app: CollectionApp | undefined
+
+  constructor(state: DurableObjectState, bindings: Bindings) {
+    this.#state = state
+    this.#bindings = bindings
+  }
+
+  fetch(request: Request): Promise<Response> {
+    return this.#app ? this.#app.fetch(request) : this.#load(request)
+  }
+
+  async #load(request: Request): Promise<Response> {
+    this.#loading ??= import('./collection-app.js').then(({ CollectionApp }) => {
+      this.#app = new CollectionApp(this.#state, settingsOf(this.#bindings))
+      return this.#app
+    })
+    return (await this.#loading).fetch(request)
+  }
+}
