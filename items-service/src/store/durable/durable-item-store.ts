@@ -41,15 +41,16 @@ export class DurableItemStore implements ItemStore {
       'CREATE TABLE IF NOT EXISTS items (key TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)',
     )
     this.#load = (changes) => {
-      const rows = sql.exec<{ key: string; id: string; json: string }>(
-        'SELECT key, id, json FROM items ORDER BY key',
+      // The JSON as the bytes SQLite holds (UTF-8): no string made and encoded again per item.
+      const rows = sql.exec<{ key: string; id: string; json: ArrayBuffer }>(
+        'SELECT key, id, CAST(json AS BLOB) AS json FROM items ORDER BY key',
       )
       const ids: [string, string][] = []
       return new ItemsInMemory(
         (function* () {
           for (const { key, id, json } of rows) {
             ids.push([id, key])
-            yield [key, Buffer.from(json)] as [string, Uint8Array]
+            yield [key, new Uint8Array(json)] as [string, Uint8Array]
           }
         })(),
         ids,
