@@ -53,7 +53,7 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
     object: () =>
       startWorker(
         'bare Worker through an object',
-        bareWorker(stored, { throughObject: true }),
+        bareWorker(stored, { throughObject: true, persist: join(dir, `object-${++copies}`) }),
         dir,
       ),
     bare: () => startWorker('bare Worker', bareWorker(stored), dir),

@@ -96,11 +96,14 @@ export const itemsWorker = (script, persist, bindings = {}, { without = [] } = {
   bindings: { CORS_ORIGINS: '*', ...bindings },
 })
 
-/** The bare Worker on `documents` (a JSON array), answering itself or through one object. */
-export const bareWorker = (documents, { throughObject = false } = {}) => ({
+/**
+ * The bare Worker on `documents` (a JSON array), answering itself or through one object, whose
+ * storage is in `persist` (a folder, as items-service's object's is; in memory when absent).
+ */
+export const bareWorker = (documents, { throughObject = false, persist } = {}) => ({
   script: join(workers, 'bare-worker.mjs'),
   modulesRoot: workers,
-  ...(throughObject && { durableObjects: itemsObjects }),
+  ...(throughObject && { durableObjects: itemsObjects, ...(persist && { persist }) }),
   bindings: { DOCUMENTS: documents },
 })
 

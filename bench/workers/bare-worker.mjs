@@ -1,8 +1,10 @@
 // The bounds on the Workers runtime, as bench/reference-server.mjs is the bound on Node: the
-// items in memory, answered as cached JSON bytes; no validation, no persistence, no log. The
-// documents come in as the `DOCUMENTS` binding (a JSON array). Bound without `ITEMS`, the
-// Worker answers by itself; bound with it, every request goes to one Durable Object that answers
-// the same way, as items-service's Worker sends every request to its collection's object.
+// items in memory, answered as cached JSON bytes; no validation, no log. The documents come in as
+// the `DOCUMENTS` binding (a JSON array). Bound without `ITEMS`, the Worker answers by itself and
+// persists nothing; bound with it, every request goes to one Durable Object that answers the
+// same way, as items-service's Worker sends every request to its collection's object, and writes
+// each created item as one row of its SQLite storage before it answers (as the bare mail
+// Worker's object does): a create that the object's next start would not find is not one.
 
 const encoder = new TextEncoder()
 const open = encoder.encode('[')
@@ -23,13 +25,18 @@ function concat(parts) {
 const json = (status, body) =>
   new Response(body, { status, headers: { 'content-type': 'application/json' } })
 
-/** Each item's bytes by public id and the list's bytes; a POST appends with one copy. */
+/**
+ * Each item's bytes by public id and the list's bytes; a POST appends with one copy, and hands
+ * the item's key, id and JSON to `record` before it answers.
+ */
 class CachedItems {
   #items = new Map()
   #list
   #nextKey = 0
+  #record
 
-  constructor(documents) {
+  constructor(documents, record = () => {}) {
+    this.#record = record
     const parts = [open]
     for (const document of JSON.parse(documents)) {
       const bytes = encoder.encode(JSON.stringify(document))
@@ -56,7 +63,9 @@ class CachedItems {
 
   #append(item) {
     const key = `67000000c0c0c0c0c0${(this.#nextKey++).toString(16).padStart(6, '0')}`
-    const bytes = encoder.encode(JSON.stringify({ _id: key, ...item }))
+    const json = JSON.stringify({ _id: key, ...item })
+    this.#record(key, item.id, json)
+    const bytes = encoder.encode(json)
     this.#items.set(item.id, bytes)
     const list = this.#list
     this.#list =
@@ -71,8 +80,14 @@ class CachedItems {
 export class ItemsObject {
   #items
 
-  constructor(_state, env) {
-    this.#items = new CachedItems(env.DOCUMENTS)
+  constructor(state, env) {
+    const { sql } = state.storage
+    sql.exec(
+      'CREATE TABLE IF NOT EXISTS items (key TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)',
+    )
+    this.#items = new CachedItems(env.DOCUMENTS, (key, id, json) =>
+      sql.exec('INSERT INTO items (key, id, json) VALUES (?, ?, ?)', key, id, json),
+    )
   }
 
   fetch(request) {
