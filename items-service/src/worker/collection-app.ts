@@ -7,7 +7,7 @@ import { parseEnv, secretValues } from '../env.js'
 import { DurableItemStore } from '../store/durable/durable-item-store.js'
 import type { ItemStore } from '../store/item-store.js'
 
-type Fetch = (request: Request) => Response | Promise<Response>
+export type Fetch = (request: Request) => Response | Promise<Response>
 
 /**
  * What one collection's Durable Object runs (`ItemsObject` loads it with its first request): the
@@ -22,6 +22,11 @@ export class CollectionApp {
   #app: Promise<Fetch> | undefined
   /** The app once opened: every request after the first goes straight to it. */
   #opened: Fetch | undefined
+
+  /** The app's own `fetch` once it is open, for the object to call without this one's await. */
+  get opened(): Fetch | undefined {
+    return this.#opened
+  }
 
   constructor(state: DurableObjectState, settings: Record<string, string>) {
     this.#state = state

@@ -1,5 +1,5 @@
 import type { DurableObjectState } from '@cloudflare/workers-types'
-import type { CollectionApp } from './collection-app.js'
+import type { CollectionApp, Fetch } from './collection-app.js'
 
 /** The Worker's variables and secrets, as the runtime hands them in. */
 export type Bindings = Record<string, unknown>
@@ -24,23 +24,25 @@ export class ItemsObject {
   readonly #state: DurableObjectState
   readonly #bindings: Bindings
   #loading: Promise<CollectionApp> | undefined
-  /** Once loaded: every request after the first goes straight to it. */
-  #app: CollectionApp | undefined
+  /** The app once open: every request after that goes straight to it. */
+  #opened: Fetch | undefined
 
   constructor(state: DurableObjectState, bindings: Bindings) {
     this.#state = state
     this.#bindings = bindings
   }
 
-  fetch(request: Request): Promise<Response> {
-    return this.#app ? this.#app.fetch(request) : this.#load(request)
+  fetch(request: Request): Response | Promise<Response> {
+    return this.#opened ? this.#opened(request) : this.#load(request)
   }
 
   async #load(request: Request): Promise<Response> {
-    this.#loading ??= import('./collection-app.js').then(({ CollectionApp }) => {
-      this.#app = new CollectionApp(this.#state, settingsOf(this.#bindings))
-      return this.#app
-    })
-    return (await this.#loading).fetch(request)
+    this.#loading ??= import('./collection-app.js').then(
+      ({ CollectionApp }) => new CollectionApp(this.#state, settingsOf(this.#bindings)),
+    )
+    const collection = await this.#loading
+    const answer = await collection.fetch(request)
+    this.#opened ??= collection.opened
+    return answer
   }
 }
