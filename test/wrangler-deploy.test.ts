@@ -127,7 +127,7 @@ describe('npm run deploy -w items-service, dry run', { timeout: 60_000 }, () => 
     expect(output).toContain('--dry-run: exiting now.')
   })
 
-  it('would upload entry.js with its modules, under 1 MiB but the MongoDB driver', () => {
+  it('would upload entry.js with its modules, the MongoDB driver too, under 1 MiB', () => {
     const modules = additionalModulesOf(output)
     expect([...modules.keys()]).toEqual(
       expect.arrayContaining(['mongo-item-store.js', 'mongodb.js']),
@@ -137,7 +137,8 @@ describe('npm run deploy -w items-service, dry run', { timeout: 60_000 }, () => 
     const driver = modules.get('mongodb.js') ?? Number.NaN
     console.log(`the MongoDB driver's module: ${driver} KiB`)
     expect(driver).toBeGreaterThan(500)
-    expect(size.raw - driver).toBeLessThan(1024)
+    // SASLprep's table as the browser build carries it (0.55 MB of base64) would take it past.
+    expect(size.raw).toBeLessThan(1024)
   })
 
   it('keeps the driver out of every module the entry loads as it starts', async () => {
