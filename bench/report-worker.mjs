@@ -21,7 +21,8 @@ export function workerReport({ options, workers }) {
       'storage), which runs the app. Beside it, in the same runtime and the same run: the bare Worker ' +
       '(`bench/workers/bare-worker.mjs`: cached JSON bytes from memory, the bound, as the bare node:http ' +
       'server is on Node) and the same bare Worker sending every request to one Durable Object that ' +
-      'answers it from memory ("through an object": what the hop to an object costs by itself). Loaded ' +
+      'answers it from memory and writes each created item as one row of its SQLite storage ("through ' +
+      'an object": what the hop to an object and a durable create cost by themselves). Loaded ' +
       `with autocannon as the Node servers are (${options.connections} connections, best of ${options.rounds}); ` +
       '"by CPU" compares workerd\'s CPU time per answer.',
   )
@@ -158,7 +159,7 @@ function notes(options) {
     "Requests reach the Worker on a socket of workerd's own (Miniflare's `unsafeDirectSockets`), as the platform's front hands a request to a Worker. Not through Miniflare's default port, whose routing Worker copies each request twice, emulates the platform's compression and logs each request to Node through a loopback HTTP call; nor through `dispatchFetch`, which adds an HTTP client in the process that generates the load. Either would measure the harness.",
     "\"CPU\" of a Worker is workerd's process alone (the runtime: HTTP, the hop to the object, the isolate); Miniflare's Node process, which only relays the Worker's log lines, counts among the other processes.",
     `items-service: the ${options.n} movies are POSTed through the API once into its object's storage (a folder), and each start gets a copy of it; no setting but \`CORS_ORIGINS=*\`. Each request writes a log line (\`console.log\`), which Miniflare relays to its process's stdout, piped to the bench and drained. Its modules are those \`wrangler deploy\` uploads (\`items-service/dist-worker/bundle/\`), the MongoDB driver's included; its static assets are not served here: the platform serves them without the Worker.`,
-    `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory.`,
+    `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory, and the one through an object also writes the item as one row of its SQLite storage (a folder, as ours) before it answers.`,
     'First request to a new isolate: Miniflare made, workerd spawned and ready (it compiles the module and runs its global scope before it serves), then one GET /items; the same with the bare Worker. A fresh copy of the stored movies each time.',
   ]
 }

@@ -1,8 +1,9 @@
 // npm run bench on the Workers runtime: items-service's Worker (the bundle `wrangler deploy`
 // uploads) run by workerd under Miniflare, loaded as the Node servers are, beside two bounds in
 // the same runtime: a bare Worker answering cached bytes from memory, and the same bare Worker
-// sending every request to one Durable Object that answers them (what routing every request
-// through one object costs by itself). Then the first request to a new isolate, the upload's
+// sending every request to one Durable Object that answers them and writes each created item as
+// one row (what routing every request through one object, and a durable create, cost by
+// themselves). Then the first request to a new isolate, the upload's
 // size, MongoDB from a Worker (the client held by the object against a client per request), the
 // object's heap as its list grows, and mail-service's Worker (worker-mail.mjs).
 import { mkdir, readFile } from 'node:fs/promises'
