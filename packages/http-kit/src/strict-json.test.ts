@@ -104,12 +104,15 @@ describe('parseStrictJson', () => {
     ['a reversed pair', '"\\udc00\\ud800"'],
     ['a high surrogate at the end', '"x\\ud83c"'],
     ['two high surrogates', '"\\ud83c\\ud83c\\udf7f"'],
+    ['a high surrogate before plain text', '"\\ud83cpopcorn"'],
+    ['a high surrogate before other text', '"\\ud83cé"'],
   ])('names a value with %s', (_, value) => {
     expect(issues(parse(`{"id":${value}}`))).toEqual([{ path: 'id', message: says.loneSurrogate }])
   })
 
   it('takes an escaped surrogate pair, and names a field name with a lone one as escaped', () => {
     expect(parse('{"a":"\\ud83c\\udf7f"}')).toMatchObject({ ok: true, value: { a: '🍿' } })
+    expect(parse('{"a":"\\uD83C\\uDF7F"}')).toMatchObject({ ok: true, value: { a: '🍿' } })
     expect(issues(parse('{"n\\ud800":1}'))).toEqual([
       { path: 'n\\ud800', message: says.loneSurrogateName },
     ])
@@ -139,6 +142,12 @@ describe('parseStrictJson', () => {
     ])
     expect(issues(parse('{"\\u0061":1,"a":2}'))).toEqual([
       { path: 'a', message: says.duplicateName },
+    ])
+    // Long names and names beyond ASCII are read another way than short ASCII ones.
+    const long = 'n'.repeat(100)
+    expect(issues(parse(`{"${long}":1,"${long}":2,"é":1,"\\u00e9":2}`))).toEqual([
+      { path: long, message: says.duplicateName },
+      { path: 'é', message: says.duplicateName },
     ])
   })
 

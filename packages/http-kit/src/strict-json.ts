@@ -1,3 +1,4 @@
+import { asciiText, hexDigit, isNumberByte } from './ascii-bytes.js'
 import { utf8SequenceAt } from './utf8-sequence.js'
 import { malformedText } from './well-formed-text.js'
 
@@ -33,6 +34,16 @@ const decoder = new TextDecoder()
 
 /** Not JSON: thrown inside the scan, answered as `{ syntax: true }`. */
 class NotJson extends Error {}
+
+/** Where a string's bytes are (between its quotes), and what they hold. */
+type StringFound = {
+  start: number
+  end: number
+  escaped: boolean
+  ascii: boolean
+  wellFormed: boolean
+  validUtf8: boolean
+}
 
 /** An object or array being read: where it is, and the names its fields have had so far. */
 type Frame = { kind: keyof typeof closing; path: string; index: number; names: Set<string> }
@@ -116,7 +127,7 @@ class JsonScan {
       this.#at += 1
       return { kind: byte === 0x7b ? 'object' : 'array', path, index: 0, names: new Set() }
     }
-    if (byte === quote) this.#string(path, false)
+    if (byte === quote) this.#stringValue(path)
     else if (byte === minus || (byte !== undefined && byte >= 0x30 && byte <= 0x39)) {
       this.#number(path)
     } else this.#literal()
@@ -127,8 +138,11 @@ class JsonScan {
   #name(frame: Frame): string {
     this.#space()
     if (this.#bytes[this.#at] !== quote) throw new NotJson()
-    const name = this.#string(frame.path, true)
+    const found = this.#string()
+    const name = this.#textOf(found)
     const path = join(frame.path, shown(name))
+    if (!found.validUtf8) this.#note(path, jsonIssueMessages.invalidUtf8Name)
+    else if (!found.wellFormed) this.#note(path, jsonIssueMessages.loneSurrogateName)
     if (frame.names.has(name)) this.#note(path, jsonIssueMessages.duplicateName)
     frame.names.add(name)
     this.#space()
@@ -136,59 +150,85 @@ class JsonScan {
     return path
   }
 
-  /** Reads a string, noting where its text is not what was sent; answers its text. */
-  #string(path: string, isName: boolean): string {
-    this.#at += 1
-    const start = this.#at
-    let [escaped, wellFormed, validUtf8] = [false, true, true]
+  /** Reads a string that is a value, noting where its text is not what was sent. */
+  #stringValue(path: string): void {
+    const found = this.#string()
+    if (!found.validUtf8) this.#note(path, jsonIssueMessages.invalidUtf8)
+    else if (!found.wellFormed) this.#note(path, jsonIssueMessages.loneSurrogate)
+  }
+
+  /** Reads a string to its closing quote: where its bytes are, and what they hold. */
+  #string(): StringFound {
+    const bytes = this.#bytes
+    let at = this.#at + 1
+    const found = {
+      start: at,
+      end: at,
+      escaped: false,
+      ascii: true,
+      wellFormed: true,
+      validUtf8: true,
+    }
     for (let highPending = false; ; ) {
-      const byte = this.#bytes[this.#at]
+      let byte = bytes[at]
+      if (isPlain(byte)) {
+        // A run of plain ASCII, most of most strings: only a pending high surrogate is wrong here.
+        if (highPending) [found.wellFormed, highPending] = [false, false]
+        do byte = bytes[++at]
+        while (isPlain(byte))
+      }
       if (byte === undefined || byte < 0x20) throw new NotJson()
-      const unit = byte === backslash && this.#bytes[this.#at + 1] === letterU ? this.#unit() : -1
+      const unit = byte === backslash && bytes[at + 1] === letterU ? this.#unit(at) : -1
       const isLow = unit >= 0xdc00 && unit <= 0xdfff
       // A low surrogate must follow a high one, and only one.
-      if (isLow !== highPending) wellFormed = false
+      if (isLow !== highPending) found.wellFormed = false
       highPending = unit >= 0xd800 && unit <= 0xdbff
       if (byte === quote) break
       if (byte === backslash) {
-        escaped = true
-        if (unit < 0 && !simpleEscapes.has(this.#bytes[this.#at + 1] as number)) throw new NotJson()
-        this.#at += unit < 0 ? 2 : 6
+        found.escaped = true
+        if (unit < 0 && !simpleEscapes.has(bytes[at + 1] as number)) throw new NotJson()
+        at += unit < 0 ? 2 : 6
       } else {
-        const length = utf8SequenceAt(this.#bytes, this.#at)
-        validUtf8 &&= length > 0
-        this.#at += Math.max(length, 1)
+        found.ascii = false
+        const length = utf8SequenceAt(bytes, at)
+        found.validUtf8 &&= length > 0
+        at += Math.max(length, 1)
       }
     }
-    const raw = decoder.decode(this.#bytes.subarray(start, this.#at))
-    this.#at += 1
-    const text = escaped ? (JSON.parse(`"${raw}"`) as string) : raw
-    const at = isName ? join(path, shown(text)) : path
-    if (!validUtf8) {
-      this.#note(at, isName ? jsonIssueMessages.invalidUtf8Name : jsonIssueMessages.invalidUtf8)
-    } else if (!wellFormed) {
-      this.#note(at, isName ? jsonIssueMessages.loneSurrogateName : jsonIssueMessages.loneSurrogate)
-    }
-    return text
+    found.end = at
+    this.#at = at + 1
+    return found
   }
 
-  /** The code unit of the `\uXXXX` escape here. */
-  #unit(): number {
-    const digits = decoder.decode(this.#bytes.subarray(this.#at + 2, this.#at + 6))
-    if (!/^[0-9a-fA-F]{4}$/.test(digits)) throw new NotJson()
-    return Number.parseInt(digits, 16)
+  /** A string's text, as `JSON.parse` makes it. */
+  #textOf({ start, end, escaped, ascii }: StringFound): string {
+    const raw = ascii
+      ? asciiText(this.#bytes, start, end)
+      : decoder.decode(this.#bytes.subarray(start, end))
+    return escaped ? (JSON.parse(`"${raw}"`) as string) : raw
+  }
+
+  /** The code unit of the `\uXXXX` escape at `at`. */
+  #unit(at: number): number {
+    let unit = 0
+    for (let next = at + 2; next < at + 6; next += 1) {
+      const digit = hexDigit(this.#bytes[next])
+      if (digit < 0) throw new NotJson()
+      unit = unit * 16 + digit
+    }
+    return unit
   }
 
   #number(path: string): void {
     const start = this.#at
-    while (/[-+.\deE]/.test(String.fromCharCode(this.#bytes[this.#at] ?? 0))) this.#at += 1
-    const text = decoder.decode(this.#bytes.subarray(start, this.#at))
+    while (isNumberByte(this.#bytes[this.#at])) this.#at += 1
+    const text = asciiText(this.#bytes, start, this.#at)
     if (!numberPattern.test(text)) throw new NotJson()
     const value = Number(text)
-    const [digits = ''] = text.split(/[eE]/)
     if (!Number.isFinite(value)) this.#note(path, jsonIssueMessages.tooLarge)
-    else if (value === 0 && /[1-9]/.test(digits)) this.#note(path, jsonIssueMessages.tooSmall)
-    else if (
+    else if (value === 0 && /[1-9]/.test(text.split(/[eE]/)[0] ?? '')) {
+      this.#note(path, jsonIssueMessages.tooSmall)
+    } else if (
       !Number.isSafeInteger(value) &&
       /^-?\d+$/.test(text) &&
       BigInt(text) !== BigInt(value)
@@ -221,6 +261,11 @@ class JsonScan {
   #note(path: string, message: string): void {
     if (this.issues.length < maxIssues) this.issues.push({ path, message })
   }
+}
+
+/** A byte of a string that needs no check: printable ASCII, neither a quote nor a backslash. */
+function isPlain(byte: number | undefined): boolean {
+  return byte !== undefined && byte >= 0x20 && byte < 0x80 && byte !== quote && byte !== backslash
 }
 
 /** A field name as a path shows it: one that is not well-formed with JSON's `\u` escapes. */
