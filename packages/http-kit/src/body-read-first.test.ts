@@ -3,8 +3,11 @@ import { withBodyReadFirst } from './body-read-first.js'
 
 const encoder = new TextEncoder()
 
-/** A POST whose body arrives in these chunks, then ends (or breaks off). */
-function posted(chunks: string[], { breaksOff = false } = {}): Request {
+/**
+ * A POST whose body arrives in these chunks, then ends (or breaks off), with the length its
+ * client declared (by default one past any limit below).
+ */
+function posted(chunks: string[], { breaksOff = false, length = 999 } = {}): Request {
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(encoder.encode(chunk))
@@ -15,7 +18,7 @@ function posted(chunks: string[], { breaksOff = false } = {}): Request {
   // Node takes a streamed body only with `duplex`, which the DOM's RequestInit does not name.
   const init: RequestInit & { duplex: 'half' } = {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': '999' },
+    headers: { 'content-type': 'application/json', 'content-length': String(length) },
     body,
     duplex: 'half',
   }
@@ -42,6 +45,14 @@ describe('withBodyReadFirst', () => {
 
   it('answers null when the body breaks off', async () => {
     expect(await withBodyReadFirst(posted(['{"id":'], { breaksOff: true }), 100)).toBeNull()
+  })
+
+  it('reads a body declared within the limit in one go, the same way', async () => {
+    const whole = await withBodyReadFirst(posted(['{"id":', '"tt1"}'], { length: 12 }), 100)
+    expect(await whole?.text()).toBe('{"id":"tt1"}')
+    expect(whole?.headers.get('content-type')).toBe('application/json')
+    const cut = posted(['{"id":'], { breaksOff: true, length: 12 })
+    expect(await withBodyReadFirst(cut, 100)).toBeNull()
   })
 
   it('hands on a request without a body as it is', async () => {

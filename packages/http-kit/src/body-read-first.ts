@@ -17,6 +17,17 @@ export async function withBodyReadFirst(
   maxBytes: number,
 ): Promise<Request | null> {
   if (request.body === null) return request
+  // A GET or HEAD cannot carry a body on; what it sent is read, and no route reads it.
+  const bodiless = request.method === 'GET' || request.method === 'HEAD'
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+  if (!bodiless && declared <= maxBytes) {
+    // Within the limit by its length, which the runtime holds the body to: read in one call.
+    try {
+      return passedOn(request, await request.arrayBuffer())
+    } catch {
+      return null
+    }
+  }
   // The chunks as they come, then one copy of their bytes: not a buffer of the limit's size for
   // every request.
   const kept: Uint8Array[] = []
@@ -33,12 +44,14 @@ export async function withBodyReadFirst(
   } catch {
     return null
   }
+  return passedOn(request, bodiless ? null : joinedBytes(kept, length))
+}
+
+/** The request with `body`, read, in place of its stream. */
+function passedOn(request: Request, body: BodyInit | null): Request {
   const headers = new Headers(request.headers)
   // The runtime gives the body in memory its own length.
   headers.delete('content-length')
   headers.delete('transfer-encoding')
-  // A GET or HEAD cannot carry a body on; what it sent is read, and no route reads it.
-  const bodiless = request.method === 'GET' || request.method === 'HEAD'
-  const body = bodiless ? null : joinedBytes(kept, length)
   return new Request(request.url, { method: request.method, headers, body })
 }
