@@ -52,9 +52,6 @@ await build({
   logLevel: 'warning',
 })
 
-// The driver as a module of its own, every export of the package named (esbuild cannot pass
-// on a CommonJS package's exports with `export *`); wrangler takes a Worker's module, which
-// has a default export.
 // The driver's SASLprep (SCRAM passwords) as it is built for Node: its table of code points
 // gzipped (2.9 kB, unzipped when the driver loads) where the browser build, which wrangler would
 // pick, carries it as 0.55 MB of base64 that every start of the Worker compiles with the upload.
@@ -62,6 +59,9 @@ const require = createRequire(import.meta.url)
 const saslprep = require.resolve('@mongodb-js/saslprep', {
   paths: [dirname(require.resolve('mongodb'))],
 })
+// The driver as a module of its own, every export of the package named (esbuild cannot pass
+// on a CommonJS package's exports with `export *`); wrangler takes a Worker's module, which
+// has a default export.
 const { default: _, ...exported } = await import('mongodb')
 await mkdir(driver, { recursive: true })
 await writeFile(

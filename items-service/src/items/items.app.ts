@@ -75,12 +75,6 @@ function ifMatchOf(c: Context): IfMatch | undefined {
 }
 
 /**
- * The `/items` routes over a store, their guards (API key, body checks) declared in their route
- * configs (`items.routes.ts`). Reads carry a strong `ETag` and answer `If-None-Match` with 304;
- * `PUT` and `DELETE` honour `If-Match`. Every write answers the complete list and its tag, or
- * the status of why the store refused it.
- */
-/**
  * A page's tag: the SHA-256 of its bytes and its next cursor, so that whichever instance (or
  * store) made a page, the same page has the same tag. Web Crypto, on Node as on the Worker,
  * where `node:crypto` would load the runtime's Node layer at every start.
@@ -91,6 +85,12 @@ async function pageTag(body: Uint8Array, cursor: string | undefined): Promise<st
   return `"${Buffer.from(digest).toString('base64url')}"`
 }
 
+/**
+ * The `/items` routes over a store, their guards (API key, body checks) declared in their route
+ * configs (`items.routes.ts`). Reads carry a strong `ETag` and answer `If-None-Match` with 304;
+ * `PUT` and `DELETE` honour `If-Match`. Every write answers the complete list and its tag, or
+ * the status of why the store refused it.
+ */
 export function itemsApp({ store, compress }: ItemsAppOptions) {
   return new OpenAPIHono()
     .openapi(listItemsRoute, async (c) => {

@@ -11,10 +11,11 @@ export type Fetch = (request: Request) => Response | Promise<Response>
 
 /**
  * What one collection's Durable Object runs (`ItemsObject` loads it with its first request): the
- * whole items-service app, as on Node, over the store the settings name: MongoDB through the official driver when `CONNECTION_URL` is set (the object
- * holds the client, so its connection and change stream live across requests; a Worker cannot
- * use a socket another request opened), otherwise the object's own SQLite storage. The change
- * feed's streams are served from here, the one place that sees every write.
+ * whole items-service app, as on Node, over the store the settings name: MongoDB through the
+ * official driver when `CONNECTION_URL` is set (the object holds the client, so its connection
+ * and change stream live across requests; a Worker cannot use a socket another request opened),
+ * otherwise the object's own SQLite storage. The change feed's streams are served from here, the
+ * one place that sees every write.
  */
 export class CollectionApp {
   readonly #state: DurableObjectState
