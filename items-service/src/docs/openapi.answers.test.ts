@@ -40,19 +40,12 @@ const withoutFeed = () => async () =>
   createApp({ store: failingStore(() => new Error('unused')), log: () => {} }).request(
     '/items/events',
   )
-/** An app whose feed allows one client no stream. */
-const withoutRoomForClient = () => async () =>
+/** The change feed of an app whose feed has these limits (0: no room for a stream). */
+const feedWithin = (events: { maxStreams?: number; maxStreamsPerClient?: number }) => async () =>
   createApp({
     store: { ...failingStore(() => new Error('unused')), changes: new ChangeFeed() },
     log: () => {},
-    events: { maxStreamsPerClient: 0 },
-  }).request('/items/events')
-/** An app whose feed allows no stream. */
-const withoutRoomForStreams = () => async () =>
-  createApp({
-    store: { ...failingStore(() => new Error('unused')), changes: new ChangeFeed() },
-    log: () => {},
-    events: { maxStreams: 0 },
+    events,
   }).request('/items/events')
 const tooBig = JSON.stringify({ ...movies.shawshank, notes: 'x'.repeat(70_000) })
 const cases: Case[] = [
@@ -105,8 +98,8 @@ const cases: Case[] = [
     },
   },
   { operation: 'get /items/events', status: 501, send: withoutFeed() },
-  { operation: 'get /items/events', status: 429, send: withoutRoomForClient() },
-  { operation: 'get /items/events', status: 503, send: withoutRoomForStreams() },
+  { operation: 'get /items/events', status: 429, send: feedWithin({ maxStreamsPerClient: 0 }) },
+  { operation: 'get /items/events', status: 503, send: feedWithin({ maxStreams: 0 }) },
   { operation: 'get /openapi.json', status: 200, send: get('/openapi.json') },
   { operation: 'get /', status: 200, send: get('/') },
   { operation: 'get /assets/{file}', status: 200, send: get('/assets/app.js') },
