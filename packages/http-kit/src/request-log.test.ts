@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { requestLine, requestLog } from './request-log.js'
+import { isoStamp, requestLine, requestLog } from './request-log.js'
 
 function loggedApp() {
   const lines: string[] = []
@@ -75,5 +75,13 @@ describe('requestLine', () => {
     expect(requestLine('id-1', 'GET', '/items/tt0111161', 200, performance.now())).toMatch(
       / id-1 GET \/items\/tt0111161 200 \d+\.\d{2}ms\n$/,
     )
+  })
+  it('stamps each line with the time as toISOString writes it, to the millisecond', () => {
+    const second = Date.UTC(2026, 10, 27, 23, 59, 59)
+    // Within one second (the part up to it is kept), across a second, a day and a year.
+    const times = [0, 5, 99, 100, 999, 1000, 1007, 1010, 86_399_999]
+      .map((ms) => second + ms)
+      .concat([Date.UTC(2026, 11, 31, 23, 59, 59, 999), Date.UTC(2027, 0, 1), 0, 1_700_000_000_001])
+    for (const now of times) expect(isoStamp(now)).toBe(new Date(now).toISOString())
   })
 })
