@@ -16,4 +16,19 @@ describe('the log of an unexpected error', () => {
     expect(logged).toContain('lost mongodb://reader:***@db.example:27017/films mid-query')
     expect(logged).not.toContain('NEVER-PRINT')
   })
+  it('goes to logError when one is given, and the request lines to log', async () => {
+    const lines: string[] = []
+    const errors: string[] = []
+    const store = failingStore(() => new Error('the disk went away'))
+    const app = createApp({
+      store,
+      log: (line) => lines.push(line),
+      logError: (line) => errors.push(line),
+    })
+    expect((await app.request('/items')).status).toBe(500)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(/ error GET \/items: Error: the disk went away\n/)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/ GET \/items 500 [\d.]+ms\n$/)
+  })
 })

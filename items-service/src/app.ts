@@ -16,8 +16,10 @@ export type AppOptions = {
   apiKey?: string | undefined
   /** The origins whose pages may write without the key (`['*']`: any); none by default. */
   corsOrigins?: readonly string[]
-  /** Where request lines and errors go; stdout by default. */
+  /** Where request lines go, and errors unless `logError` is given; stdout by default. */
   log?: (line: string) => void
+  /** Where the lines of unexpected errors go (their secrets redacted there); `log` by default. */
+  logError?: (line: string) => void
   /** The built web app served at `/`; none in tests that do not need it. */
   webAssets?: WebAssets
   /** Where the web app's "Send mail" form posts. */
@@ -41,6 +43,7 @@ export function createApp({
   apiKey,
   corsOrigins = [],
   log = (line) => process.stdout.write(line),
+  logError = log,
   webAssets = new Map(),
   mailServiceUrl = 'http://localhost:4001',
   events = {},
@@ -50,6 +53,7 @@ export function createApp({
 }: AppOptions) {
   const app = createServiceApp({
     log,
+    logError,
     corsOrigins,
     apiKeys: apiKey === undefined ? [] : [apiKey],
     // A store that cannot answer, or has no room: 503 or 507, with the store's message.

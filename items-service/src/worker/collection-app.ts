@@ -88,7 +88,10 @@ async function open(state: DurableObjectState, raw: Record<string, string>): Pro
       store,
       apiKey: settings.apiKey,
       corsOrigins: settings.corsOrigins,
-      log: (line) => console.log(redactText(line.trimEnd(), secrets)),
+      // A request line holds what the service wrote and the path; an error line may quote a
+      // library's message, and with it a URL or a setting that holds a secret.
+      log: (line) => console.log(line.trimEnd()),
+      logError: (line) => console.error(redactText(line.trimEnd(), secrets)),
       mailServiceUrl: settings.mailServiceUrl,
       events: settings.events,
       bodyTimeoutMs: settings.bodyTimeoutMs,

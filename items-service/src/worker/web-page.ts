@@ -22,7 +22,8 @@ export function webPage(settings: Record<string, string>): Fetch | undefined {
   }
   const secrets = secretValues(settings)
   const app = createServiceApp({
-    log: (line) => console.log(redactText(line.trimEnd(), secrets)),
+    log: (line) => console.log(line.trimEnd()),
+    logError: (line) => console.error(redactText(line.trimEnd(), secrets)),
     corsOrigins: parsed.corsOrigins,
     apiKeys: parsed.apiKey === undefined ? [] : [parsed.apiKey],
   })
