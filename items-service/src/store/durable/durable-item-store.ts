@@ -126,11 +126,26 @@ export class DurableItemStore implements ItemStore {
     this.#items.changes.end()
   }
 
-  /** Runs a plan in one transaction, then lets memory follow; answers the list as it left it. */
+  /**
+   * Runs a plan's statements in one transaction, then lets memory follow; answers the list as it
+   * left it. A plan of one statement (a create, an update, a delete) runs it alone: SQLite
+   * applies a statement whole or not at all, and a transaction around it would only add its two
+   * statements of bookkeeping to every write.
+   */
   #write<R extends Refused<RefusalReason>>(plan: WritePlan | R): Written | R {
     if ('why' in plan) return plan
+    const statements: (() => void)[] = []
+    const records = this.#records
+    plan.store({
+      put: (key, id, json) => statements.push(() => records.put(key, id, json)),
+      remove: (key, id) => statements.push(() => records.remove(key, id)),
+    })
     try {
-      this.#storage.transactionSync(() => plan.store(this.#records))
+      if (statements.length === 1) statements[0]?.()
+      else
+        this.#storage.transactionSync(() => {
+          for (const run of statements) run()
+        })
     } catch (error) {
       // SQLITE_FULL: the object's storage limit; anything else, the storage did not take it.
       if (/SQLITE_FULL|storage limit/i.test(String(error))) {
