@@ -39,8 +39,10 @@ describe('npm run bench, the Workers runtime (--workers)', () => {
   it("loads items-service's Worker beside the bare Worker and the bare Worker through an object", () => {
     const workers = section('## On the Workers runtime')
     for (const endpoint of ['GET /items', 'GET /items/:id', 'POST /items']) {
-      // endpoint | n | (req/s | p50 / p99) x3 | non-2xx | errors | 4 ratios | target
-      const target = endpoint.startsWith('GET') ? '>= 0\\.8x bare: (met|\\*\\*missed\\*\\*)' : ''
+      // endpoint | n | (req/s | p50 / p99) x3 | non-2xx | errors | 4 ratios | target, against
+      // through an object: one item 0.8x, the list and a create 0.9x
+      const goal = endpoint === 'GET /items/:id' ? '0\\.8' : '0\\.9'
+      const target = `>= ${goal}x through an object: (met|\\*\\*missed\\*\\*)`
       const row = new RegExp(
         `\\| ${endpoint} \\| 50 \\| ${rate} \\| ${times} \\| ${rate} \\| ${times} \\| ${rate} \\| ${times} \\| 0 / 0 / 0 \\| 0 / 0 / 0 \\| ${x} \\| ${x} \\| ${x} \\| ${x} \\| ${target} \\|`,
       )
