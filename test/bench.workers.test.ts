@@ -71,6 +71,9 @@ describe('npm run bench, the Workers runtime (--workers)', () => {
       /\| first request to a new isolate[^|]*50 items[^|]*\| [\d,]+ ms \| [\d,]+ ms \| [\d.]+x \(target <= 1\.5x: (met|\*\*missed\*\*)\) \|/,
     )
     expect(workers).toMatch(/\| of which, from workerd ready[^|]*\| [\d,.]+ ms \| [\d,.]+ ms \| \|/)
+    expect(workers).toMatch(
+      /\| the same start with the MongoDB driver's module left out of the upload[^|]*\| [\d,]+ ms \| [\d,]+ ms \| [\d.]+x \|/,
+    )
     for (const row of ['the modules wrangler uploads', "the MongoDB driver's module"]) {
       const size = new RegExp(`\\| ${row}[^|]*\\| ([\\d.]+) MiB \\/ ([\\d.]+) MiB \\|`).exec(
         workers,
