@@ -10,8 +10,8 @@ const acceptableRequestId = /^[\w=-]{1,128}$/
 // the Workers runtime allows no random values while a module loads.
 let idPrefix = ''
 let sequence = 0
-// The ISO timestamp up to its second, formatted once a second: a date's `toISOString` costs a
-// tenth of what a read of one item does on the Workers runtime, whose clock moves per request.
+// The ISO timestamp up to its second, formatted once a second: on the Workers runtime, whose
+// clock moves with every request, a date's `toISOString` cost about 8 k instructions a request.
 let stampedSecond = -1
 let secondStamp = ''
 
