@@ -1,4 +1,9 @@
-import { killBuiltEntries, RawConnection, rawRequest } from '@movies-and-mail/test-kit'
+import {
+  killBuiltEntries,
+  RawConnection,
+  rawRequest,
+  trickledPost,
+} from '@movies-and-mail/test-kit'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService, temporaryDataDir } from './support/built-service.js'
 import { WorkerUnderTest } from './support/worker-under-test.js'
@@ -62,23 +67,12 @@ describe('the built service against one abusive client', () => {
       DATA_DIR: await temporaryDataDir(),
       BODY_TIMEOUT_MS: '1000',
     })
-    const slow = await RawConnection.open(service.url)
-    const body = JSON.stringify(movie)
-    const headers = {
-      host: 'items.test',
-      'content-type': 'application/json',
-      'content-length': String(body.length),
-    }
-    await slow.send(rawRequest('POST', '/items', headers))
-    const started = performance.now()
-    const trickle = setInterval(() => void slow.send(body.slice(0, 1)), 200)
-    const answer = await slow.answer({ waitMs: 5_000 })
-    clearInterval(trickle)
+    const { answer, ms } = await trickledPost(service.url, '/items', JSON.stringify(movie))
     expect(answer?.status).toBe(408)
     expect(JSON.parse(String(answer?.body))).toEqual({
       error: 'the request body did not arrive within 1 s',
     })
-    expect(performance.now() - started).toBeLessThan(3_000)
+    expect(ms).toBeLessThan(3_000)
     expect(answer?.headers.connection).toBe('close')
     expect(await (await fetch(`${service.url}/items`)).json()).toEqual([])
   })
@@ -100,6 +94,24 @@ describe('the built service against one abusive client', () => {
     clearInterval(trickle)
     expect(answer?.status).toBe(408)
     expect(answer?.headers.connection).toBe('close')
+  })
+
+  it('answers 408 on the Worker too, to a body that trickles in past BODY_TIMEOUT_MS', async () => {
+    const worker = await WorkerUnderTest.start({ BODY_TIMEOUT_MS: '1000' })
+    try {
+      const { answer, ms } = await trickledPost(worker.url, '/items', JSON.stringify(movie))
+      expect(answer?.status).toBe(408)
+      expect(JSON.parse(String(answer?.body))).toEqual({
+        error: 'the request body did not arrive within 1 s',
+      })
+      expect(ms).toBeLessThan(3_000)
+      expect(answer?.headers['x-content-type-options']).toBe('nosniff')
+      expect(worker.stdout).toMatch(/ POST \/items 408 /)
+      // Nothing of it reached the object.
+      expect(await (await worker.request('/items')).json()).toEqual([])
+    } finally {
+      await worker.stop()
+    }
   })
 
   it('counts streams per client address on the Worker too (cf-connecting-ip)', async () => {

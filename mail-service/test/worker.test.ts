@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { closedPortUrl } from '@movies-and-mail/test-kit'
+import { closedPortUrl, trickledPost } from '@movies-and-mail/test-kit'
 import { Miniflare } from 'miniflare'
 import { describe, expect, it, vi } from 'vitest'
 import {
@@ -138,6 +138,19 @@ describe('the Worker bundle under Miniflare', () => {
     expect(response.status).toBe(status)
     expect(await response.json()).toHaveProperty('error')
     expect(outbound.requests).toEqual([])
+  })
+
+  it('answers 408 to a body that trickles in past BODY_TIMEOUT_MS, and sends nothing', async () => {
+    const slowWorker = await warmedUp(workerForThisTest({ ...bindings, BODY_TIMEOUT_MS: '1000' }))
+    const url = String(await slowWorker.ready)
+    const { answer } = await trickledPost(url, '/sendmail', JSON.stringify(ada), {
+      headers: { 'x-apikey': bindings.API_KEYS },
+    })
+    expect(answer?.status).toBe(408)
+    expect(JSON.parse(String(answer?.body))).toEqual({
+      error: 'the request body did not arrive within 1 s',
+    })
+    expect(outbound.toMailgun()).toEqual([])
   })
 
   it('answers a method /sendmail does not have with 405 and Allow', async () => {

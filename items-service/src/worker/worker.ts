@@ -1,5 +1,9 @@
 import type { DurableObjectId } from '@cloudflare/workers-types'
-import { withBodyReadFirst } from '@movies-and-mail/http-kit/worker'
+import {
+  bodyDeadlineMs,
+  unreadBodyAnswer,
+  withBodyReadFirst,
+} from '@movies-and-mail/http-kit/worker'
 import { maxItemBodyBytes } from '../items/max-item-body-bytes.js'
 import { asksForPage } from './asks-for-page.js'
 import { type Bindings, settingsOf } from './items-object.js'
@@ -29,7 +33,8 @@ type ItemsNamespace = {
  * serves without running it (`[assets]` in wrangler.toml). The page at `/` it answers itself
  * (`webPage`); every other request goes to the Durable Object of the collection
  * (`COLLECTION_NAME`, `movies` by default), which runs the same app as the Node entry. Its body
- * is read here first (`withBodyReadFirst`): the object gets none still streaming. The module
+ * is read here first (`withBodyReadFirst`), within BODY_TIMEOUT_MS (408 after it): the object
+ * gets none still streaming. The module
  * holds only that: the app, the page and the store are modules loaded when first used.
  */
 export default {
@@ -46,9 +51,9 @@ export default {
       objectId = objects.idFromName(collection || 'movies')
     }
     const object = objects.get(objectId)
-    const whole = await withBodyReadFirst(request, maxItemBodyBytes)
-    // The client went away mid-body: no one reads this answer.
-    if (whole === null) return Response.json({ error: 'request body was cut off' }, { status: 400 })
+    const deadlineMs = bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
+    const whole = await withBodyReadFirst(request, maxItemBodyBytes, deadlineMs)
+    if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs)
     return object.fetch(whole)
   },
 }

@@ -1,6 +1,10 @@
 import type { ExecutionContext } from '@cloudflare/workers-types'
 import { redactText } from '@movies-and-mail/http-kit/redact'
-import { withBodyReadFirst } from '@movies-and-mail/http-kit/worker'
+import {
+  bodyDeadlineMs,
+  unreadBodyAnswer,
+  withBodyReadFirst,
+} from '@movies-and-mail/http-kit/worker'
 import { createApp, type MailApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'
@@ -59,14 +63,14 @@ async function build(bindings: Bindings): Promise<MailApp> {
 /**
  * The module Worker: same app as the Node entry, settings from the bindings. A body is read to
  * its end before the app answers (`withBodyReadFirst`), a refusal included: the connection then
- * carries the client's next request.
+ * carries the client's next request. A body not read within BODY_TIMEOUT_MS is answered 408.
  */
 export default {
   async fetch(request: Request, bindings: Bindings, context: ExecutionContext): Promise<Response> {
     app ??= build(bindings)
-    const whole = await withBodyReadFirst(request, maxSendMailBodyBytes)
-    // The client went away mid-body: no one reads this answer.
-    if (whole === null) return Response.json({ error: 'request body was cut off' }, { status: 400 })
+    const deadlineMs = bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
+    const whole = await withBodyReadFirst(request, maxSendMailBodyBytes, deadlineMs)
+    if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs)
     try {
       return (await app).fetch(whole, bindings, context)
     } catch (error) {

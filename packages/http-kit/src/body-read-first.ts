@@ -1,4 +1,45 @@
 import { joinedBytes } from './joined-bytes.js'
+import { requestIdFor, requestLine } from './request-log.js'
+
+/** Why a body was not handed on: the client went away mid-body, or sent it too slowly. */
+export type UnreadBody = 'cut off' | 'late'
+
+/** How long a body may take to arrive where BODY_TIMEOUT_MS is not set (the settings' default). */
+const defaultDeadlineMs = 30_000
+
+/** The refusal of a body that did not arrive in time, the same on Node and on a Worker. */
+export function lateBodyMessage(ms: number): string {
+  return `the request body did not arrive within ${ms / 1000} s`
+}
+
+/**
+ * BODY_TIMEOUT_MS as a Worker reads it from its bindings, before the app has parsed its settings:
+ * a whole number of milliseconds from 1 to 600000, by the settings' rule, or the default. A
+ * value outside the rule gets the default here; the app then answers 503 and logs the setting.
+ */
+export function bodyDeadlineMs(setting: unknown): number {
+  const ms = typeof setting === 'string' && setting.trim() !== '' ? Number(setting) : Number.NaN
+  return Number.isInteger(ms) && ms >= 1 && ms <= 600_000 ? ms : defaultDeadlineMs
+}
+
+/**
+ * A Worker's answer to a body it did not hand on: 408 for one that did not arrive within
+ * `deadlineMs` (as the app answers on Node; the runtime then drops the connection, whose body
+ * is unread), 400 for one that broke off, which no one reads. With a request id and nosniff, as
+ * every answer, and its log line.
+ */
+export function unreadBodyAnswer(request: Request, why: UnreadBody, deadlineMs: number): Response {
+  const startedAt = performance.now()
+  const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
+  const [status, error] =
+    why === 'late' ? [408, lateBodyMessage(deadlineMs)] : [400, 'request body was cut off']
+  const path = new URL(request.url).pathname
+  console.log(requestLine(requestId, request.method, path, status, startedAt).trimEnd())
+  return Response.json(
+    { error },
+    { status, headers: { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' } },
+  )
+}
 
 /**
  * For a Worker: the request with its body read to its end first, so that whatever answers it
@@ -9,13 +50,32 @@ import { joinedBytes } from './joined-bytes.js'
  * stream after response has been sent" under `wrangler dev`, a restarted Worker, the next
  * request answered 503 or never). Of the body, `maxBytes + 1` bytes at most are kept: the app's
  * own limit then answers 413 in the order it checks (a wrong key first), as on Node. The
- * platform bounds how much there is to read (100 MB and more).
- * @returns the request to send on, or null when its body broke off (the client went away)
+ * platform bounds how much there is to read (100 MB and more). A body not read whole within
+ * `deadlineMs` (BODY_TIMEOUT_MS) is `'late'`: a client that sends a byte a second must not hold
+ * the request for minutes.
+ * @returns the request to send on, or why its body was not read (`unreadBodyAnswer` answers it)
  */
 export async function withBodyReadFirst(
   request: Request,
   maxBytes: number,
-): Promise<Request | null> {
+  deadlineMs = Number.POSITIVE_INFINITY,
+): Promise<Request | UnreadBody> {
+  if (request.body === null) return request
+  if (deadlineMs === Number.POSITIVE_INFINITY) return readWhole(request, maxBytes)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), deadlineMs)
+  })
+  try {
+    // The read left behind ends when the runtime drops the connection, as `'cut off'`.
+    return await Promise.race([readWhole(request, maxBytes), late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** The request with its body read whole (at most `maxBytes + 1` of it kept), or `'cut off'`. */
+async function readWhole(request: Request, maxBytes: number): Promise<Request | 'cut off'> {
   if (request.body === null) return request
   // A GET or HEAD cannot carry a body on; what it sent is read, and no route reads it.
   const bodiless = request.method === 'GET' || request.method === 'HEAD'
@@ -25,7 +85,7 @@ export async function withBodyReadFirst(
     try {
       return passedOn(request, await request.arrayBuffer())
     } catch {
-      return null
+      return 'cut off'
     }
   }
   // The chunks as they come, then one copy of their bytes: not a buffer of the limit's size for
@@ -42,7 +102,7 @@ export async function withBodyReadFirst(
       length += chunk.byteLength
     }
   } catch {
-    return null
+    return 'cut off'
   }
   return passedOn(request, bodiless ? null : joinedBytes(kept, length))
 }

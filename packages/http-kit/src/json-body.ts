@@ -1,5 +1,6 @@
 import { DeadlineExceededError, withDeadline } from '@movies-and-mail/store-kit'
 import type { Context, MiddlewareHandler } from 'hono'
+import { lateBodyMessage } from './body-read-first.js'
 import { joinedBytes } from './joined-bytes.js'
 import { parseStrictJson } from './strict-json.js'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
@@ -96,8 +97,7 @@ export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHa
       )
     } catch (error) {
       if (!(error instanceof DeadlineExceededError)) throw error
-      const message = `the request body did not arrive within ${ms / 1000} s`
-      return c.json({ error: message }, 408, closeConnection)
+      return c.json({ error: lateBodyMessage(ms) }, 408, closeConnection)
     }
     if (bytes === tooLong) return tooLarge(c)
     return parseJsonObject(c, bytes, next)

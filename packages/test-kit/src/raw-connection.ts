@@ -93,6 +93,47 @@ export function rawRequest(
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(body)])
 }
 
+/**
+ * A POST of `body` (JSON, its length declared) to `path` at `url` from a client too slow for any
+ * body deadline: the head at once, then one byte every `everyMs`. The answer that came (null:
+ * none within `waitMs`), and the ms from the head to it.
+ * @example const { answer, ms } = await trickledPost(url, '/items', JSON.stringify(movie))
+ */
+export async function trickledPost(
+  url: string,
+  path: string,
+  body: string,
+  { headers = {}, everyMs = 200, waitMs = 5_000 }: TrickleOptions = {},
+): Promise<{ answer: RawAnswer | null; ms: number }> {
+  const connection = await RawConnection.open(url)
+  const head = {
+    host: new URL(url).host,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  }
+  await connection.send(rawRequest('POST', path, head))
+  const started = performance.now()
+  let sent = 0
+  const trickle = setInterval(() => {
+    if (sent < body.length) void connection.send(body.slice(sent, ++sent))
+  }, everyMs)
+  try {
+    const answer = await connection.answer({ waitMs })
+    return { answer, ms: performance.now() - started }
+  } finally {
+    clearInterval(trickle)
+    connection.destroy()
+  }
+}
+
+type TrickleOptions = {
+  /** Headers beside the host, type and length (a key). */
+  headers?: Record<string, string>
+  everyMs?: number
+  waitMs?: number
+}
+
 /** A whole answer at the front of `bytes`, and how many bytes it took; null until it is whole. */
 function parseAnswer(
   bytes: Buffer,
