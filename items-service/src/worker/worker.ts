@@ -52,8 +52,9 @@ export default {
     }
     const object = objects.get(objectId)
     const deadlineMs = bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
+    const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxItemBodyBytes, deadlineMs)
-    if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs)
+    if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs, startedAt)
     return object.fetch(whole)
   },
 }

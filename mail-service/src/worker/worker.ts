@@ -69,8 +69,9 @@ export default {
   async fetch(request: Request, bindings: Bindings, context: ExecutionContext): Promise<Response> {
     app ??= build(bindings)
     const deadlineMs = bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
+    const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxSendMailBodyBytes, deadlineMs)
-    if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs)
+    if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs, startedAt)
     try {
       return (await app).fetch(whole, bindings, context)
     } catch (error) {

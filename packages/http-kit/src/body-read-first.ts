@@ -28,8 +28,13 @@ export function bodyDeadlineMs(setting: unknown): number {
  * is unread), 400 for one that broke off, which no one reads. With a request id and nosniff, as
  * every answer, and its log line.
  */
-export function unreadBodyAnswer(request: Request, why: UnreadBody, deadlineMs: number): Response {
-  const startedAt = performance.now()
+export function unreadBodyAnswer(
+  request: Request,
+  why: UnreadBody,
+  deadlineMs: number,
+  /** When the Worker began reading the body (`performance.now()`), for the log line's ms. */
+  startedAt = performance.now(),
+): Response {
   const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
   const [status, error] =
     why === 'late' ? [408, lateBodyMessage(deadlineMs)] : [400, 'request body was cut off']
