@@ -1,6 +1,6 @@
 import type { DurableObjectState } from '@cloudflare/workers-types'
 import { redactText } from '@movies-and-mail/http-kit/redact'
-import { requestIdFor, requestLine } from '@movies-and-mail/http-kit/request-log'
+import { answerOutsideApp } from '@movies-and-mail/http-kit/request-log'
 import { SettingsError } from '@movies-and-mail/http-kit/settings'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
@@ -56,10 +56,7 @@ export class CollectionApp {
         error instanceof SettingsError
           ? { error: 'the service is misconfigured; its log says which setting' }
           : { error: 'database unavailable' }
-      const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
-      const path = new URL(request.url).pathname
-      console.log(requestLine(requestId, request.method, path, 503, startedAt).trimEnd())
-      return Response.json(answer, { status: 503, headers: { 'x-request-id': requestId } })
+      return answerOutsideApp(request, 503, answer, startedAt)
     }
     this.#opened = app
     return app(request)

@@ -21,6 +21,8 @@ let page: Promise<ReturnType<typeof webPage>> | undefined
  * read's work in the runtime. Only the id is kept; a stub serves the request that made it.
  */
 let objectId: DurableObjectId | undefined
+/** BODY_TIMEOUT_MS, read once per isolate, as the object's name is. */
+let deadlineMs: number | undefined
 
 /** What the Worker asks of the `ITEMS` binding: the collection's object, to hand it a request. */
 type ItemsNamespace = {
@@ -34,8 +36,8 @@ type ItemsNamespace = {
  * (`webPage`); every other request goes to the Durable Object of the collection
  * (`COLLECTION_NAME`, `movies` by default), which runs the same app as the Node entry. Its body
  * is read here first (`withBodyReadFirst`), within BODY_TIMEOUT_MS (408 after it): the object
- * gets none still streaming. The module
- * holds only that: the app, the page and the store are modules loaded when first used.
+ * gets none still streaming. The module holds only that: the app, the page and the store are
+ * modules loaded when first used.
  */
 export default {
   async fetch(request: Request, bindings: Bindings): Promise<Response> {
@@ -51,7 +53,7 @@ export default {
       objectId = objects.idFromName(collection || 'movies')
     }
     const object = objects.get(objectId)
-    const deadlineMs = bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
+    deadlineMs ??= bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
     const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxItemBodyBytes, deadlineMs)
     if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs, startedAt)

@@ -26,6 +26,8 @@ function settingsOf(bindings: Bindings): Record<string, string> {
 }
 
 let app: Promise<MailApp> | undefined
+/** BODY_TIMEOUT_MS, read once per isolate (the bindings do not change). */
+let deadlineMs: number | undefined
 
 /**
  * Builds the app once per isolate from the Worker's bindings: its vars and secrets, and
@@ -68,7 +70,7 @@ async function build(bindings: Bindings): Promise<MailApp> {
 export default {
   async fetch(request: Request, bindings: Bindings, context: ExecutionContext): Promise<Response> {
     app ??= build(bindings)
-    const deadlineMs = bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
+    deadlineMs ??= bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
     const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxSendMailBodyBytes, deadlineMs)
     if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs, startedAt)

@@ -1,5 +1,5 @@
 import { joinedBytes } from './joined-bytes.js'
-import { requestIdFor, requestLine } from './request-log.js'
+import { answerOutsideApp } from './request-log.js'
 
 /** Why a body was not handed on: the client went away mid-body, or sent it too slowly. */
 export type UnreadBody = 'cut off' | 'late'
@@ -35,15 +35,9 @@ export function unreadBodyAnswer(
   /** When the Worker began reading the body (`performance.now()`), for the log line's ms. */
   startedAt = performance.now(),
 ): Response {
-  const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
-  const [status, error] =
-    why === 'late' ? [408, lateBodyMessage(deadlineMs)] : [400, 'request body was cut off']
-  const path = new URL(request.url).pathname
-  console.log(requestLine(requestId, request.method, path, status, startedAt).trimEnd())
-  return Response.json(
-    { error },
-    { status, headers: { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' } },
-  )
+  return why === 'late'
+    ? answerOutsideApp(request, 408, { error: lateBodyMessage(deadlineMs) }, startedAt)
+    : answerOutsideApp(request, 400, { error: 'request body was cut off' }, startedAt)
 }
 
 /**

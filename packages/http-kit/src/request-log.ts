@@ -53,6 +53,26 @@ export function isoStamp(now: number): string {
 }
 
 /**
+ * A JSON answer made outside the service app (by a Worker before its app runs, or by an object
+ * whose app could not open), as the app's own answers go: the caller's sane `x-request-id` or a
+ * new one, nosniff, and its log line on the console.
+ * @example return answerOutsideApp(request, 503, { error: 'database unavailable' }, startedAt)
+ */
+export function answerOutsideApp(
+  request: Request,
+  status: number,
+  body: { error: string },
+  /** When the request came (`performance.now()`), for the log line's ms. */
+  startedAt: number,
+): Response {
+  const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
+  const path = new URL(request.url).pathname
+  console.log(requestLine(requestId, request.method, path, status, startedAt).trimEnd())
+  const headers = { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }
+  return Response.json(body, { status, headers })
+}
+
+/**
  * The first middlewares of both micros: hono's `requestId` (the caller's `x-request-id` when
  * sane, otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the answer), then
  * `X-Content-Type-Options: nosniff` on every answer, so that no browser takes a JSON answer that
