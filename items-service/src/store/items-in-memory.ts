@@ -15,7 +15,7 @@ import {
   type TaggedJson,
   type Usage,
 } from './item-store.js'
-import { JsonListCache } from './json-list-cache.js'
+import { type JoinedItems, JsonListCache } from './json-list-cache.js'
 import { QueryInMemory } from './query-in-memory.js'
 
 const utf8 = new TextDecoder()
@@ -56,12 +56,12 @@ export class ItemsInMemory {
   readonly #queries = new QueryInMemory()
 
   /**
-   * Starts from the stored items in key (`_id`, so insertion) order, and each id's key, from the
-   * engine's index of ids.
+   * Starts from the stored items in key (`_id`, so insertion) order, one at a time or already
+   * joined as the list (`JoinedItems`), and each id's key, from the engine's index of ids.
    * @throws Error naming what does not fit, for the engine to report its file as damaged
    */
   constructor(
-    items: Iterable<[key: string, json: Uint8Array]>,
+    items: Iterable<[key: string, json: Uint8Array]> | JoinedItems,
     ids: Iterable<[string, string]>,
     /** The feed of the items these replace (after a restore): its followers stay. */
     changes = new ChangeFeed(),
@@ -69,20 +69,25 @@ export class ItemsInMemory {
     this.changes = changes
     let last = ''
     const loaded = this.#keyById
-    this.#cache = new JsonListCache(
-      (function* checked() {
-        for (const [key, json] of items) {
-          if (json[0] !== 0x7b || json[json.length - 1] !== 0x7d) {
-            throw new Error(`item ${key} is not a JSON object`)
+    if ('list' in items) {
+      this.#cache = JsonListCache.joined(items)
+      last = items.lengths.at(-1)?.[0] ?? ''
+    } else {
+      this.#cache = new JsonListCache(
+        (function* checked() {
+          for (const [key, json] of items) {
+            if (json[0] !== 0x7b || json[json.length - 1] !== 0x7d) {
+              throw new Error(`item ${key} is not a JSON object`)
+            }
+            last = key
+            yield [key, json] as [string, Uint8Array]
           }
-          last = key
-          yield [key, json] as [string, Uint8Array]
-        }
-      })(),
-    )
+        })(),
+      )
+    }
     this.#ids.observe(last)
     for (const [id, key] of ids) {
-      if (this.#cache.get(key) === undefined) throw new Error(`id '${id}' names no item`)
+      if (!this.#cache.has(key)) throw new Error(`id '${id}' names no item`)
       loaded.set(id, key)
     }
     if (this.#keyById.size !== this.#cache.size) throw new Error('items without an id')

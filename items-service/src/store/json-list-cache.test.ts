@@ -136,4 +136,61 @@ describe('JsonListCache', () => {
     expect(first.listTag()).not.toBe(second.listTag())
     expect(first.tagOf('a')).not.toBe(second.tagOf('a'))
   })
+
+  describe('joined', () => {
+    const list = Buffer.from('[{"n":"Amélie"},{"n":2},{}]')
+    const lengths = [
+      ['a', Buffer.byteLength('{"n":"Amélie"}')],
+      ['b', 7],
+      ['c', 2],
+    ] as const
+
+    it('serves the list and each item from the array and the lengths, and goes on from there', () => {
+      const cache = JsonListCache.joined({ list, lengths })
+      expect(cache.bytes().toString()).toBe(list.toString())
+      expect(one(cache, 'a')).toEqual({ n: 'Amélie' })
+      expect(one(cache, 'c')).toEqual({})
+      expect([cache.has('b'), cache.has('d')]).toEqual([true, false])
+      cache.replace('b', json({ n: 'two' }))
+      cache.remove('a')
+      cache.append('d', json({ n: 4 }))
+      expect(parsed(cache)).toEqual([{ n: 'two' }, {}, { n: 4 }])
+      expect(cache.has('a')).toBe(false)
+    })
+
+    it('starts from [] with no lengths', () => {
+      expect(JsonListCache.joined({ list: Buffer.from('[]'), lengths: [] }).size).toBe(0)
+    })
+
+    it('refuses lengths that do not fill the array, and an item that is not an object', () => {
+      const refused = [
+        { list, lengths: lengths.slice(0, 2) },
+        {
+          list: Buffer.from('[{},{}'),
+          lengths: [
+            ['a', 2],
+            ['b', 2],
+          ] as const,
+        },
+        {
+          list: Buffer.from('[{}{}]'),
+          lengths: [
+            ['a', 2],
+            ['b', 2],
+          ] as const,
+        },
+        { list: Buffer.from('{}'), lengths: [] },
+      ]
+      for (const joined of refused) expect(() => JsonListCache.joined(joined)).toThrow(/agree/)
+      expect(() =>
+        JsonListCache.joined({
+          list: Buffer.from('[{},[]]'),
+          lengths: [
+            ['a', 2],
+            ['b', 2],
+          ],
+        }),
+      ).toThrow('item b is not a JSON object')
+    })
+  })
 })

@@ -1,6 +1,15 @@
 /** Where an item's bytes sit in the list buffer. */
 type Span = { start: number; end: number }
 
+/**
+ * Items as an engine can read them at once: their JSON array, and each item's key and length in
+ * bytes there, in list order.
+ */
+export type JoinedItems = {
+  list: Uint8Array
+  lengths: readonly (readonly [key: string, bytes: number])[]
+}
+
 const open = Buffer.from('[')
 const comma = Buffer.from(',')
 const close = Buffer.from(']')
@@ -51,6 +60,35 @@ export class JsonListCache {
     list[position] = close[0] as number
     this.#list = Buffer.from(list.subarray(0, position + 1))
     this.#bump()
+  }
+
+  /**
+   * Starts from the list as one JSON array and each item's length in it: the spans are counted,
+   * nothing is copied.
+   * @throws Error when an item is not a JSON object, or the lengths do not fill the array
+   */
+  static joined({ list, lengths }: JoinedItems): JsonListCache {
+    const disagree = new Error("the stored list and its items' lengths do not agree")
+    const cache = new JsonListCache([])
+    if (list[0] !== open[0]) throw disagree
+    let position = 1
+    for (const [key, bytes] of lengths) {
+      if (cache.#spans.size > 0 && list[position++] !== comma[0]) throw disagree
+      const span = { start: position, end: position + bytes }
+      if (list[span.start] !== 0x7b || list[span.end - 1] !== 0x7d) {
+        throw new Error(`item ${key} is not a JSON object`)
+      }
+      cache.#spans.set(key, span)
+      position = span.end
+    }
+    if (list[position] !== close[0] || position + 1 !== list.length) throw disagree
+    cache.#list = Buffer.from(list.buffer, list.byteOffset, list.byteLength)
+    return cache
+  }
+
+  /** Whether an item of this key is in the list. */
+  has(key: string): boolean {
+    return this.#spans.has(key) && this.#changed.get(key) !== null
   }
 
   /** How many items the list holds. */

@@ -17,6 +17,7 @@ import type {
   Written,
 } from '../item-store.js'
 import { type ItemRecords, ItemsInMemory, type WritePlan } from '../items-in-memory.js'
+import { type Batch, readStoredItems } from './stored-items.js'
 
 const utf8 = new TextDecoder()
 
@@ -41,21 +42,10 @@ export class DurableItemStore implements ItemStore {
       'CREATE TABLE IF NOT EXISTS items (key TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)',
     )
     this.#load = (changes) => {
-      // The JSON as the bytes SQLite holds (UTF-8): no string made and encoded again per item.
-      const rows = sql.exec<{ key: string; id: string; json: ArrayBuffer }>(
-        'SELECT key, id, CAST(json AS BLOB) AS json FROM items ORDER BY key',
+      const { items, ids } = readStoredItems((query, ...bindings) =>
+        sql.exec<Batch>(query, ...bindings).one(),
       )
-      const ids: [string, string][] = []
-      return new ItemsInMemory(
-        (function* () {
-          for (const { key, id, json } of rows) {
-            ids.push([id, key])
-            yield [key, new Uint8Array(json)] as [string, Uint8Array]
-          }
-        })(),
-        ids,
-        changes,
-      )
+      return new ItemsInMemory(items, ids, changes)
     }
     this.#items = this.#load()
     this.#records = {
