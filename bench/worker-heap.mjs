@@ -7,6 +7,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { monotonicMs } from './clock.mjs'
 import { documents, movie, movies } from './movies.mjs'
 import { send, stopServer } from './servers.mjs'
 import { itemsWorker, startWorker } from './worker-servers.mjs'
@@ -73,7 +74,7 @@ async function bundleSeeder(dir) {
 /**
  * For each size: the isolate's JS heap and its ArrayBuffers (bytes), with the object holding
  * that many movies, right after it answered GET /items and one POST (garbage included) and after
- * a full collection; and the list's bytes.
+ * a full collection; the list's bytes; and how long the isolate's first GET /items took (ms).
  */
 export async function measureHeap({ dir, script, sizes, say }) {
   const seed = await bundleSeeder(dir)
@@ -98,7 +99,10 @@ export async function measureHeap({ dir, script, sizes, say }) {
       dir,
     )
     try {
+      // The isolate's first request: the object starts and reads its n movies from storage.
+      const startedAt = monotonicMs()
       const list = await send(`${server.url}/items`)
+      const firstMs = monotonicMs() - startedAt
       const post = await send(`${server.url}/items`, { method: 'POST', body: movie(n) })
       if (list.status !== 200 || post.status !== 201) {
         throw new Error(`items with ${n} movies: GET ${list.status}, POST ${post.status}`)
@@ -113,7 +117,7 @@ export async function measureHeap({ dir, script, sizes, say }) {
         // the garbage first (its chunks are not needed).
         const afterWrite = await taken()
         await inspector.call('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
-        rows.push({ n, listBytes: list.bytes, afterWrite, kept: await taken() })
+        rows.push({ n, listBytes: list.bytes, firstMs, afterWrite, kept: await taken() })
       } finally {
         inspector.close()
       }
