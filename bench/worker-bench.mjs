@@ -17,7 +17,14 @@ import { send, stopAll, stopServer } from './servers.mjs'
 import { measureHeap } from './worker-heap.mjs'
 import { measureMailWorkers } from './worker-mail.mjs'
 import { measureMongo } from './worker-mongo.mjs'
-import { bareWorker, copyState, itemsWorker, startWorker } from './worker-servers.mjs'
+import {
+  bareWorker,
+  copyState,
+  itemsWorker,
+  startTimes,
+  startWorker,
+  summariseStarts,
+} from './worker-servers.mjs'
 
 /** The Workers in table order. */
 export const workerLabels = {
@@ -128,9 +135,9 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
     listTimes: [...listTimes.values()].sort((a, b) => a.n - b.n),
     cold: {
       ...cold,
-      items: summarise(cold.items),
-      lean: summarise(cold.lean),
-      bare: summarise(cold.bare),
+      items: summariseStarts(cold.items),
+      lean: summariseStarts(cold.lean),
+      bare: summariseStarts(cold.bare),
     },
     size,
     mongo,
@@ -168,8 +175,9 @@ async function timeList(server, tries) {
 }
 
 /**
- * The first GET /items of a Worker just started: ms from Miniflare's start (workerd's spawn
- * included) and from workerd's readiness to the whole answer. Stops the Worker.
+ * The first GET /items of a Worker just started: ms from workerd's spawn and from its readiness
+ * to the whole answer, and the ms Miniflare took before it spawned workerd (encoding the
+ * configuration, the modules in it: the local tool's work, not the runtime's). Stops the Worker.
  */
 async function firstAnswer(server, n) {
   const answer = await send(`${server.url}/items`)
@@ -177,10 +185,5 @@ async function firstAnswer(server, n) {
   await stopServer(server)
   const listed = answer.status === 200 ? JSON.parse(answer.text()).length : -1
   if (listed !== n) throw new Error(`${server.name}: GET /items ${answer.status}, ${listed} items`)
-  return { total: at - server.started, first: at - server.ready }
+  return startTimes(server, at)
 }
-
-const summarise = (tries) => ({
-  total: median(tries.map((one) => one.total)),
-  first: median(tries.map((one) => one.first)),
-})

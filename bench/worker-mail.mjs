@@ -6,10 +6,16 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { monotonicMs } from './clock.mjs'
-import { median } from './fixtures.mjs'
 import { load } from './load.mjs'
 import { send, stopAll, stopServer } from './servers.mjs'
-import { bareMailWorker, mailKey, mailWorker, startWorker } from './worker-servers.mjs'
+import {
+  bareMailWorker,
+  mailKey,
+  mailWorker,
+  startTimes,
+  startWorker,
+  summariseStarts,
+} from './worker-servers.mjs'
 
 /** The two mail Workers in table order. */
 export const mailLabels = { mail: 'mail-service', bare: 'bare mail Worker' }
@@ -54,22 +60,17 @@ export async function measureMailWorkers({ work, script, options, say }) {
   const module = await readFile(script)
   return {
     runs,
-    cold: { ...cold, mail: summarise(cold.mail), bare: summarise(cold.bare) },
+    cold: { ...cold, mail: summariseStarts(cold.mail), bare: summariseStarts(cold.bare) },
     size: { raw: module.length, gzip: gzipSync(module).length },
   }
 }
 
-/** ms from Miniflare's start and from workerd's readiness to the 201 of one send. Stops it. */
+/** The start's times (`startTimes`) up to the 201 of one send. Stops the Worker. */
 async function firstSend(server) {
   const { method, path, headers, body } = sendmail(0)
   const answer = await send(`${server.url}${path}`, { method, headers, body })
   const at = monotonicMs()
   await stopServer(server)
   if (answer.status !== 201) throw new Error(`${server.name}: ${answer.status} ${answer.text()}`)
-  return { total: at - server.started, first: at - server.ready }
+  return startTimes(server, at)
 }
-
-const summarise = (tries) => ({
-  total: median(tries.map((one) => one.total)),
-  first: median(tries.map((one) => one.first)),
-})

@@ -7,6 +7,7 @@ import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { median } from './fixtures.mjs'
 import { startNode } from './servers.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
@@ -20,8 +21,8 @@ let written = 0
 
 /**
  * Starts a Worker: `options` as worker-server.mjs takes them. Resolves with the server, its
- * workerd's pid, and `started` / `ready` on the monotonic clock (before Miniflare was made, once
- * workerd serves).
+ * workerd's pid, and `started` / `spawned` / `ready` on the monotonic clock (before Miniflare was
+ * made, as it spawned workerd, once workerd serves).
  */
 export async function startWorker(name, options, work) {
   const file = join(work, `worker-${++written}.json`)
@@ -29,13 +30,33 @@ export async function startWorker(name, options, work) {
   const server = await startNode(name, [serverEntry, file], {
     ready: (out) => Number(/listening on (\d+)/.exec(out)?.[1]),
   })
-  const [, pid, started, ready] = /workerd (\d+) started ([\d.]+) ready ([\d.]+)/.exec(server.head)
+  const [, pid, started, spawned, ready] =
+    /workerd (\d+) started ([\d.]+) spawned ([\d.]+) ready ([\d.]+)/.exec(server.head)
   return Object.assign(server, {
     pid: Number(pid),
     started: Number(started),
+    spawned: Number(spawned),
     ready: Number(ready),
   })
 }
+
+/**
+ * A start's times up to an answer that came `at` (monotonic ms): from workerd's spawn (`total`,
+ * the runtime's start), from its readiness (`first`), and Miniflare's own before the spawn
+ * (`miniflare`: it encodes the configuration, the modules in it, which the platform never does).
+ */
+export const startTimes = (server, at) => ({
+  total: at - server.spawned,
+  first: at - server.ready,
+  miniflare: server.spawned - server.started,
+})
+
+/** The medians of starts' times (`startTimes`). */
+export const summariseStarts = (tries) => ({
+  total: median(tries.map((one) => one.total)),
+  first: median(tries.map((one) => one.first)),
+  miniflare: median(tries.map((one) => one.miniflare)),
+})
 
 /** The build's modules in `dir`, the entry first: what `wrangler deploy` uploads from it. */
 const modulesIn = (dir) =>
