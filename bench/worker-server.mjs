@@ -71,6 +71,8 @@ const miniflare = new Miniflare({
 await miniflare.ready
 const { port } = await miniflare.unsafeGetDirectURL()
 const ready = monotonicMs()
+// A Miniflare that starts workerd some other way would leave every start timed from zero.
+if (spawned === 0) throw new Error('Miniflare started workerd without child_process.spawn')
 process.stdout.write(
   `listening on ${port} workerd ${workerdPid()} started ${started} spawned ${spawned} ready ${ready}\n`,
 )
