@@ -28,7 +28,7 @@ export type AppOptions = {
   events?: Omit<EventsOptions, 'store'>
   /** Compresses the list for clients that take it (Node); none where the platform does. */
   compress?: Compress
-  /** How long a write's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. */
+  /** How long a write's body may take to arrive (BODY_TIMEOUT_MS): 408 after it; Infinity: none. */
   bodyTimeoutMs?: number
   /** How much the collection may hold (ITEMS_MAX_COUNT, ITEMS_MAX_BYTES); unbounded without. */
   bounds?: Bounds | undefined

@@ -91,7 +91,9 @@ async function open(state: DurableObjectState, raw: Record<string, string>): Pro
       logError: (line) => console.error(redactText(line.trimEnd(), secrets)),
       mailServiceUrl: settings.mailServiceUrl,
       events: settings.events,
-      bodyTimeoutMs: settings.bodyTimeoutMs,
+      // The Worker read each body whole within BODY_TIMEOUT_MS before it handed the request on
+      // (`withBodyReadFirst`), so the body here is in memory: no second deadline, no timer.
+      bodyTimeoutMs: Number.POSITIVE_INFINITY,
       bounds: settings.bounds,
       // No compression: the platform compresses what it sends.
     })

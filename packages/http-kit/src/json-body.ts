@@ -5,7 +5,10 @@ import { joinedBytes } from './joined-bytes.js'
 import { parseStrictJson } from './strict-json.js'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
 
-/** What the service app keeps in the context for the body checks: BODY_TIMEOUT_MS. */
+/**
+ * What the service app keeps in the context for the body checks: BODY_TIMEOUT_MS, or Infinity
+ * for none, where whoever handed the request on read its body whole within a deadline first.
+ */
 export type BodyTimeoutVariables = { bodyTimeoutMs: number }
 
 /** A context as the body checks read it: an app other than the service app sets none. */
@@ -90,11 +93,12 @@ export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHa
     const ms = c.get('bodyTimeoutMs') ?? defaultBodyTimeoutMs
     let bytes: Uint8Array | typeof tooLong
     try {
-      bytes = await withDeadline(ms, async () =>
+      const read = async () =>
         declared === undefined
           ? countedBody(c.req.raw.body, maxBytes)
-          : new Uint8Array(await c.req.arrayBuffer()),
-      )
+          : new Uint8Array(await c.req.arrayBuffer())
+      // No deadline, no timer: the body is in memory already.
+      bytes = ms === Number.POSITIVE_INFINITY ? await read() : await withDeadline(ms, read)
     } catch (error) {
       if (!(error instanceof DeadlineExceededError)) throw error
       return c.json({ error: lateBodyMessage(ms) }, 408, closeConnection)

@@ -22,7 +22,10 @@ export type ServiceAppOptions = {
   apiKeys: readonly string[]
   /** The errors the service answers with a status of their own (its stores' among them). */
   knownErrors?: readonly KnownError[]
-  /** How long a request's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. */
+  /**
+   * How long a request's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. Infinity: no
+   * deadline, for an app whose requests come with their bodies read already.
+   */
   bodyTimeoutMs?: number
 }
 
