@@ -170,7 +170,7 @@ function notes(options) {
     "\"CPU\" of a Worker is workerd's process alone (the runtime: HTTP, the hop to the object, the isolate); Miniflare's Node process, which only relays the Worker's log lines, counts among the other processes.",
     `items-service: the ${options.n} movies are POSTed through the API once into its object's storage (a folder), and each start gets a copy of it; no setting but \`CORS_ORIGINS=*\`. Each request writes a log line (\`console.log\`), which Miniflare relays to its process's stdout, piped to the bench and drained. Its modules are those \`wrangler deploy\` uploads (\`items-service/dist-worker/bundle/\`), the MongoDB driver's included; its static assets are not served here: the platform serves them without the Worker.`,
     `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory, and the one through an object also writes the item as one row of its SQLite storage (a folder, as ours) before it answers.`,
-    'First request to a new isolate: Miniflare made, workerd spawned and ready (it compiles the module and runs its global scope before it serves), then one GET /items; the same with the bare Worker. A fresh copy of the stored movies each time.',
+    "First request to a new isolate: Miniflare made, workerd spawned and ready (it compiles the modules and runs the Worker's global scope before it serves), then one GET /items; the same with the bare Worker. Timed from workerd's spawn: Miniflare's work before it (encoding the configuration with the modules) is the local tool's, reported apart. A fresh copy of the stored movies each time.",
   ]
 }
 
