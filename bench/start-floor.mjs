@@ -8,7 +8,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { build } from 'esbuild'
 import { englishZodMessagesOnly } from '../items-service/scripts/english-zod-messages-only.mjs'
 import { monotonicMs } from './clock.mjs'
 import { median, postAll } from './fixtures.mjs'
@@ -17,6 +16,7 @@ import { documents, movies } from './movies.mjs'
 import { send, stopAll, stopServer } from './servers.mjs'
 import {
   bareWorker,
+  bundleForWorkers,
   copyState,
   itemsWorker,
   snapshotItemsBundle,
@@ -39,26 +39,6 @@ const floors = {
   'Hono with `@hono/zod-openapi`, one route and its schema': 'floor-zod-openapi.mjs',
 }
 
-/** A small Worker bundled as items-service's Worker is (scripts/build-worker.mjs): its path. */
-async function bundled(file, outdir) {
-  const outfile = join(outdir, file.replace(/\.mjs$/, '.js'))
-  await build({
-    entryPoints: [new URL(file, workers).pathname],
-    outfile,
-    bundle: true,
-    platform: 'neutral',
-    target: 'es2022',
-    format: 'esm',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    external: ['node:*', 'cloudflare:*'],
-    minify: true,
-    plugins: [englishZodMessagesOnly],
-    logLevel: 'warning',
-  })
-  return outfile
-}
-
 const work = await mkdtemp(join(tmpdir(), 'start-floor-'))
 try {
   const base = movies(n)
@@ -72,7 +52,12 @@ try {
   const starts = { 'bare Worker': () => bareWorker(JSON.stringify(documents(base))) }
   const sizes = {}
   for (const [label, file] of Object.entries(floors)) {
-    const path = await bundled(file, join(work, 'floors'))
+    // Minified, zod's messages in English only, as scripts/build-worker.mjs makes the service's.
+    const path = await bundleForWorkers(
+      new URL(file, workers).pathname,
+      join(work, 'floors', file.replace(/\.mjs$/, '.js')),
+      { minify: true, plugins: [englishZodMessagesOnly] },
+    )
     sizes[label] = (await readFile(path)).length
     starts[label] = () => ({ script: path, modulesRoot: join(work, 'floors') })
   }

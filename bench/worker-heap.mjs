@@ -6,11 +6,10 @@
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { monotonicMs } from './clock.mjs'
 import { documents, movie, movies } from './movies.mjs'
 import { send, stopServer } from './servers.mjs'
-import { itemsWorker, startWorker } from './worker-servers.mjs'
+import { bundleForWorkers, itemsWorker, startWorker } from './worker-servers.mjs'
 
 const seeder = fileURLToPath(new URL('workers/seed-items-worker.mjs', import.meta.url))
 const WebSocket = globalThis.WebSocket ?? (await import('ws')).WebSocket
@@ -54,22 +53,7 @@ async function inspect(port) {
 }
 
 /** The seeding Worker, bundled with the store's code into `dir`; its path. */
-async function bundleSeeder(dir) {
-  const outfile = join(dir, 'seed-items-worker.js')
-  await build({
-    entryPoints: [seeder],
-    outfile,
-    bundle: true,
-    platform: 'neutral',
-    target: 'es2022',
-    format: 'esm',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    external: ['node:*', 'cloudflare:*'],
-    logLevel: 'warning',
-  })
-  return outfile
-}
+const bundleSeeder = (dir) => bundleForWorkers(seeder, join(dir, 'seed-items-worker.js'))
 
 /**
  * For each size: the isolate's JS heap and its ArrayBuffers (bytes), with the object holding

@@ -7,6 +7,7 @@ import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
 import { median } from './fixtures.mjs'
 import { startNode } from './servers.mjs'
 
@@ -158,6 +159,29 @@ export const bareMailWorker = (persist) => ({
   durableObjects: { MAIL_STATE: { className: 'MailLogObject', useSQLite: true } },
   persist,
 })
+
+/**
+ * One module bundled for the Workers runtime as items-service's Worker is (its
+ * scripts/build-worker.mjs): ESM for the runtime's conditions, its `node:` and `cloudflare:`
+ * modules left to the runtime. Resolves with `outfile`.
+ */
+export async function bundleForWorkers(entry, outfile, { minify = false, plugins = [] } = {}) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'neutral',
+    target: 'es2022',
+    format: 'esm',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    external: ['node:*', 'cloudflare:*'],
+    minify,
+    plugins,
+    logLevel: 'warning',
+  })
+  return outfile
+}
 
 /** A copy of a Worker's stored state (`persist` folder), for a start of its own. */
 export async function copyState(from, to) {
