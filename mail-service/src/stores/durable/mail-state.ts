@@ -1,4 +1,8 @@
-import type { DurableObjectNamespace, DurableObjectStub } from '@cloudflare/workers-types'
+import type {
+  DurableObjectId,
+  DurableObjectNamespace,
+  DurableObjectStub,
+} from '@cloudflare/workers-types'
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { MailStateObject } from './mail-state-object.js'
 
@@ -12,12 +16,14 @@ export const mailStateName = 'mail-state'
  * The way to the mail state object, for the adapters: each call gets a stub of its own (a
  * stub that saw an error fails every later call, and none is kept across requests), and a
  * failed call becomes store-kit's StoreFullError when the object's storage is full, otherwise
- * StoreUnavailableError.
+ * StoreUnavailableError. The object's id is kept: naming it hashes the name, on every one of a
+ * send's calls otherwise, and an id is a value that any request may use.
  * @example const state = new MailState(env.MAIL_STATE); await state.call((o) => o.ping())
  */
 export class MailState {
   readonly #namespace: MailStateNamespace
   readonly #name: string
+  #id: DurableObjectId | undefined
 
   /** @param name another object than the service's, for tests */
   constructor(namespace: MailStateNamespace, name = mailStateName) {
@@ -28,7 +34,8 @@ export class MailState {
   async call<T>(
     operation: (object: DurableObjectStub<MailStateObject>) => PromiseLike<T>,
   ): Promise<T> {
-    const object = this.#namespace.get(this.#namespace.idFromName(this.#name))
+    this.#id ??= this.#namespace.idFromName(this.#name)
+    const object = this.#namespace.get(this.#id)
     try {
       return await operation(object)
     } catch (error) {
