@@ -4,8 +4,11 @@ import { answerOutsideApp } from './request-log.js'
 /** Why a body was not handed on: the client went away mid-body, or sent it too slowly. */
 export type UnreadBody = 'cut off' | 'late'
 
-/** How long a body may take to arrive where BODY_TIMEOUT_MS is not set (the settings' default). */
-const defaultDeadlineMs = 30_000
+/**
+ * BODY_TIMEOUT_MS's rule, for the settings and for a Worker that reads it before them: how long a
+ * body may take to arrive where it is not set, and at most (a timer past 2^31 ms fires at once).
+ */
+export const bodyTimeout = { defaultMs: 30_000, maxMs: 600_000 } as const
 
 /** The refusal of a body that did not arrive in time, the same on Node and on a Worker. */
 export function lateBodyMessage(ms: number): string {
@@ -19,7 +22,7 @@ export function lateBodyMessage(ms: number): string {
  */
 export function bodyDeadlineMs(setting: unknown): number {
   const ms = typeof setting === 'string' && setting.trim() !== '' ? Number(setting) : Number.NaN
-  return Number.isInteger(ms) && ms >= 1 && ms <= 600_000 ? ms : defaultDeadlineMs
+  return Number.isInteger(ms) && ms >= 1 && ms <= bodyTimeout.maxMs ? ms : bodyTimeout.defaultMs
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DeadlineExceededError, withDeadline } from '@movies-and-mail/store-kit'
 import type { Context, MiddlewareHandler } from 'hono'
-import { lateBodyMessage } from './body-read-first.js'
+import { bodyTimeout, lateBodyMessage } from './body-read-first.js'
 import { joinedBytes } from './joined-bytes.js'
 import { parseStrictJson } from './strict-json.js'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
@@ -13,9 +13,6 @@ export type BodyTimeoutVariables = { bodyTimeoutMs: number }
 
 /** A context as the body checks read it: an app other than the service app sets none. */
 type BodyTimeoutEnv = { Variables: Partial<BodyTimeoutVariables> }
-
-/** How long a body may take to arrive where the app set no BODY_TIMEOUT_MS. */
-const defaultBodyTimeoutMs = 30_000
 
 /** A body longer than the limit: its reading stops there. */
 const tooLong = Symbol('too long')
@@ -90,7 +87,7 @@ export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHa
     // `arrayBuffer()`: the node adapter then reads it straight from the socket, instead of
     // building a whole web Request to stream it through (half the CPU of a small PUT).
     if (declared !== undefined && Number(declared) > maxBytes) return tooLarge(c)
-    const ms = c.get('bodyTimeoutMs') ?? defaultBodyTimeoutMs
+    const ms = c.get('bodyTimeoutMs') ?? bodyTimeout.defaultMs
     let bytes: Uint8Array | typeof tooLong
     try {
       const read = async () =>

@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { PatternRouter } from 'hono/router/pattern-router'
 import { allowedMethods, noRouteAnswer } from './allowed-methods.js'
 import { type ApiKeyVariables, acceptApiKeys, apiKeyScheme } from './api-key.js'
+import { bodyTimeout } from './body-read-first.js'
 import { cors } from './cors.js'
 import { errorHandler, type KnownError, validationHook } from './errors.js'
 import type { BodyTimeoutVariables } from './json-body.js'
@@ -41,7 +42,7 @@ export function createServiceApp({
   corsOrigins,
   apiKeys,
   knownErrors = [],
-  bodyTimeoutMs = 30_000,
+  bodyTimeoutMs = bodyTimeout.defaultMs,
 }: ServiceAppOptions): OpenAPIHono<ServiceEnv> {
   // A service has a few dozen routes: one regular expression per route, tried in order, finds
   // them faster than the default's tree (`RegExpRouter` cannot hold `/items/events` beside

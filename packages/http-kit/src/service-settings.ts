@@ -1,3 +1,4 @@
+import { bodyTimeout } from './body-read-first.js'
 import { milliseconds, origins, port, text } from './settings.js'
 
 /** The settings both micros read, under the same names and with the same meaning. */
@@ -29,7 +30,7 @@ export function serviceSettings({ port: defaultPort }: { port: number }) {
     // Bounded: a timer past 2^31 ms would fire at once.
     SHUTDOWN_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(10_000),
     // A body sent a byte a second would otherwise hold its connection for minutes (Node's 300 s).
-    BODY_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(30_000),
+    BODY_TIMEOUT_MS: milliseconds({ max: bodyTimeout.maxMs }).default(bodyTimeout.defaultMs),
   }
 }
 
