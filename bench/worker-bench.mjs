@@ -7,7 +7,7 @@
 // size, MongoDB from a Worker (the client held by the object against a client per request), the
 // object's heap as its list grows, and mail-service's Worker (worker-mail.mjs).
 import { mkdir, readFile } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { monotonicMs } from './clock.mjs'
 import { median, postAll } from './fixtures.mjs'
@@ -65,12 +65,12 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
         dir,
       ),
     bare: () => startWorker('bare Worker', bareWorker(stored), dir),
-    // The same modules but the MongoDB driver's: what the upload's bytes cost a start, since
-    // workerd compiles every module it is given, loaded or not.
-    lean: async () => {
+    // The upload for MongoDB (`--env mongodb`), unused without CONNECTION_URL: what its modules
+    // cost a start, since workerd compiles every module it is given, loaded or not.
+    withDriver: async () => {
       const state = await copyState(seeded, join(dir, `state-${++copies}`))
-      const options = itemsWorker(script, state, {}, { without: ['mongodb.js'] })
-      return startWorker('items-service Worker without the driver', options, dir)
+      const options = itemsWorker(script, state, {}, { upload: 'mongodb' })
+      return startWorker('items-service Worker with the driver', options, dir)
     },
   }
 
@@ -117,9 +117,9 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
   }
 
   say('workers: the first request to a new isolate')
-  const cold = { n, tries: options.coldTries, items: [], lean: [], bare: [] }
+  const cold = { n, tries: options.coldTries, items: [], withDriver: [], bare: [] }
   for (let i = 0; i < options.coldTries; i++) {
-    for (const key of ['items', 'lean', 'bare']) {
+    for (const key of ['items', 'withDriver', 'bare']) {
       cold[key].push(await firstAnswer(await start[key](), n))
     }
   }
@@ -136,7 +136,7 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
     cold: {
       ...cold,
       items: summariseStarts(cold.items),
-      lean: summariseStarts(cold.lean),
+      withDriver: summariseStarts(cold.withDriver),
       bare: summariseStarts(cold.bare),
     },
     size,
@@ -147,14 +147,19 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
 }
 
 /**
- * What `wrangler deploy` uploads of the Worker whose entry is `script`, raw and gzipped: the
- * modules every start loads, and the MongoDB driver's module, loaded only with CONNECTION_URL.
+ * What `wrangler deploy` uploads of the Worker whose entry is `script`, raw and gzipped
+ * (`start`), and what `--env mongodb` uploads beside it: the MongoDB store's module and the
+ * driver's (`driver`), loaded only with CONNECTION_URL.
  */
 async function uploadSize(script) {
   const sizes = { start: { raw: 0, gzip: 0 }, driver: { raw: 0, gzip: 0 } }
-  for (const path of [script, ...itemsWorker(script).modules]) {
+  const uploaded = new Set(itemsWorker(script).modules)
+  for (const path of [
+    script,
+    ...itemsWorker(script, undefined, {}, { upload: 'mongodb' }).modules,
+  ]) {
     const bytes = await readFile(path)
-    const part = basename(path) === 'mongodb.js' ? sizes.driver : sizes.start
+    const part = path === script || uploaded.has(path) ? sizes.start : sizes.driver
     part.raw += bytes.length
     part.gzip += gzipSync(bytes).length
   }

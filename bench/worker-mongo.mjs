@@ -36,7 +36,13 @@ export async function measureMongo({ dir, script, base, ids, tries }) {
     await client.close()
     const perRequest = bundleClientPerRequest(dir)
     const variants = {
-      object: (i) => itemsWorker(script, join(dir, `mongo-${i}`), { CONNECTION_URL: standIn.url }),
+      object: (i) =>
+        itemsWorker(
+          script,
+          join(dir, `mongo-${i}`),
+          { CONNECTION_URL: standIn.url },
+          { upload: 'mongodb' },
+        ),
       perRequest: () => clientPerRequestWorker(perRequest, standIn.url),
     }
     const found = { object: [], perRequest: [] }

@@ -14,7 +14,11 @@ import { startNode } from './servers.mjs'
 const root = fileURLToPath(new URL('../', import.meta.url))
 const serverEntry = fileURLToPath(new URL('worker-server.mjs', import.meta.url))
 const workers = fileURLToPath(new URL('workers/', import.meta.url))
-const itemsBundle = join(root, 'items-service/dist-worker/bundle/entry.js')
+// The upload for MongoDB (`wrangler deploy --env mongodb`): the default one is the same modules
+// but `mongoModules`.
+const itemsBundle = join(root, 'items-service/dist-worker/bundle-mongodb/entry.js')
+/** The modules only the upload for MongoDB carries: the store's and the driver's. */
+const mongoModules = ['mongo-item-store.js', 'mongodb.js']
 const itemsNodeEntry = join(root, 'items-service/dist/server.js')
 const mailWorkerScript = join(root, 'mail-service/dist/worker.js')
 
@@ -67,7 +71,8 @@ const modulesIn = (dir) =>
     .map((name) => join(dir, name))
 
 /**
- * Copies items-service's Worker (the modules `wrangler deploy` uploads) under `work`, so that
+ * Copies items-service's Worker (the modules `wrangler deploy --env mongodb` uploads, of which
+ * the default upload is all but the MongoDB store's and the driver's) under `work`, so that
  * every start of the run is the same build even if the workspace is rebuilt meanwhile; the path
  * of its entry module, the others beside it. Builds it first (`npm run build:worker -w
  * items-service`) when it is missing or older than the Node build, which `npm run bench` has
@@ -104,13 +109,14 @@ export async function snapshotMailWorker(work) {
 const itemsObjects = { ITEMS: { className: 'ItemsObject', useSQLite: true } }
 
 /**
- * items-service's Worker, its objects' storage in `persist`, with these settings; `without`, the
- * names of modules to leave out of the upload (the MongoDB driver's, to see what it costs).
+ * items-service's Worker, its objects' storage in `persist`, with these settings, as `upload`
+ * deploys it: `default` (`wrangler deploy`), without the MongoDB store's module and the
+ * driver's, or `mongodb` (`wrangler deploy --env mongodb`), with them.
  */
-export const itemsWorker = (script, persist, bindings = {}, { without = [] } = {}) => ({
+export const itemsWorker = (script, persist, bindings = {}, { upload = 'default' } = {}) => ({
   script,
   modules: modulesIn(dirname(script)).filter(
-    (path) => path !== script && !without.includes(basename(path)),
+    (path) => path !== script && (upload === 'mongodb' || !mongoModules.includes(basename(path))),
   ),
   modulesRoot: dirname(script),
   durableObjects: itemsObjects,

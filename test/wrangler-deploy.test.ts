@@ -17,9 +17,10 @@ const items = fileURLToPath(new URL('../items-service/', import.meta.url))
 const wrangler = fileURLToPath(new URL('../node_modules/.bin/wrangler', import.meta.url))
 const run = promisify(execFile)
 
-/** `wrangler deploy --dry-run --outdir out` in `dir`: what it printed, both streams. */
-async function dryRun(dir: string): Promise<string> {
-  const { stdout, stderr } = await run(wrangler, ['deploy', '--dry-run', '--outdir', 'out'], {
+/** `wrangler deploy --dry-run --outdir <outdir> [more]` in `dir`: what it printed, both streams. */
+async function dryRun(dir: string, outdir = 'out', more: string[] = []): Promise<string> {
+  const args = ['deploy', '--dry-run', '--outdir', outdir, ...more]
+  const { stdout, stderr } = await run(wrangler, args, {
     cwd: dir,
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_API_TOKEN: '' },
   })
@@ -97,15 +98,19 @@ describe('npm run deploy -w mail-service, dry run', { timeout: 60_000 }, () => {
 describe('npm run deploy -w items-service, dry run', { timeout: 60_000 }, () => {
   let dir: string
   let output: string
+  /** What `npm run deploy:mongodb` would upload (`--env mongodb`), into out-mongodb/. */
+  let withDriver: string
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'wrangler-dry-run-'))
     await cp(join(items, 'wrangler.toml'), join(dir, 'wrangler.toml'))
-    for (const part of ['bundle', 'assets']) {
+    for (const part of ['bundle', 'bundle-mongodb', 'assets']) {
       const from = join(items, 'dist-worker', part)
       await cp(from, join(dir, 'dist-worker', part), { recursive: true })
     }
-    output = await dryRun(dir)
+    // As `npm run deploy` runs it: `--env=` names the top level, which wrangler otherwise warns of.
+    output = await dryRun(dir, 'out', ['--env='])
+    withDriver = await dryRun(dir, 'out-mongodb', ['--env', 'mongodb'])
   })
 
   afterAll(async () => {
@@ -124,15 +129,41 @@ describe('npm run deploy -w items-service, dry run', { timeout: 60_000 }, () => 
     expect(output).toMatch(/env\.ITEMS \(ItemsObject\)\s+Durable Object/)
     // wrangler warns here of a bound class without a migration, or of any other setting it reads.
     expect(output).not.toContain('Processing wrangler.toml configuration')
+    expect(output).not.toContain('WARNING')
     expect(output).toContain('--dry-run: exiting now.')
   })
 
-  it('would upload entry.js with its modules, the MongoDB driver too, under 1 MiB', () => {
+  it('accepts the environment with the driver, the same Worker and object', () => {
+    const config = unstable_readConfig({ config: join(items, 'wrangler.toml'), env: 'mongodb' })
+    expect(config.name).toBe('items-service')
+    expect(config.main).toMatch(/dist-worker\/bundle-mongodb\/entry\.js$/)
+    expect(config.durable_objects.bindings).toEqual([{ name: 'ITEMS', class_name: 'ItemsObject' }])
+    expect(withDriver).toMatch(/env\.ITEMS \(ItemsObject\)\s+Durable Object/)
+    expect(withDriver).not.toContain('Processing wrangler.toml configuration')
+    expect(withDriver).not.toContain('WARNING')
+    expect(withDriver).toContain('--dry-run: exiting now.')
+  })
+
+  it('would upload entry.js with its modules but not the MongoDB driver, under 400 KiB', async () => {
     const modules = additionalModulesOf(output)
+    expect(modules.size).toBeGreaterThan(0)
+    expect(modules.has('mongodb.js')).toBe(false)
+    expect(modules.has('mongo-item-store.js')).toBe(false)
+    for (const name of await readdir(join(dir, 'out'))) {
+      if (!name.endsWith('.js')) continue
+      expect(await readFile(join(dir, 'out', name), 'utf8'), name).not.toContain(driverMark)
+    }
+    const size = uploadKiBOf(output)
+    expect(size.gzip).toBeLessThan(150)
+    expect(size.raw).toBeLessThan(400)
+  })
+
+  it('would upload the driver with --env mongodb, in modules of its own, under 1 MiB', () => {
+    const modules = additionalModulesOf(withDriver)
     expect([...modules.keys()]).toEqual(
       expect.arrayContaining(['mongo-item-store.js', 'mongodb.js']),
     )
-    const size = uploadKiBOf(output)
+    const size = uploadKiBOf(withDriver)
     expect(size.gzip).toBeLessThan(3 * 1024)
     const driver = modules.get('mongodb.js') ?? Number.NaN
     console.log(`the MongoDB driver's module: ${driver} KiB`)
@@ -142,7 +173,7 @@ describe('npm run deploy -w items-service, dry run', { timeout: 60_000 }, () => 
   })
 
   it('keeps the driver out of every module the entry loads as it starts', async () => {
-    const out = join(dir, 'out')
+    const out = join(dir, 'out-mongodb')
     const loaded = new Set<string>()
     const visit = async (name: string) => {
       loaded.add(name)

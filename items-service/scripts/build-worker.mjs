@@ -1,23 +1,30 @@
 // Builds the Worker into dist-worker/, from the service `npm run build` made in dist/:
 //
-// - bundle/: the modules `wrangler deploy` uploads as they are (wrangler.toml: no_bundle, each
-//   .js a module). entry.js and the chunk it loads are the service's code, split by esbuild from
-//   the MongoDB store (mongo-item-store.js), which the object imports only with CONNECTION_URL;
-//   the store imports the driver from mongodb.js, the driver alone, which wrangler's dry run
-//   bundles for the runtime (nodejs_compat) as `wrangler deploy` would. So a start without
-//   MongoDB neither loads nor evaluates the driver.
+// - bundle-mongodb/: the modules `wrangler deploy --env mongodb` uploads as they are
+//   (wrangler.toml: no_bundle, each .js a module). entry.js and the chunks it loads are the
+//   service's code, split by esbuild from the MongoDB store (mongo-item-store.js), which the
+//   object imports only with CONNECTION_URL; the store imports the driver from mongodb.js, the
+//   driver alone, which wrangler's dry run bundles for the runtime (nodejs_compat) as `wrangler
+//   deploy` would. So a start without MongoDB neither loads nor evaluates the driver.
+// - bundle/: the same modules but those two, what `wrangler deploy` uploads by default. The
+//   runtime compiles every module of an upload at each start, loaded or not: the driver's 0.6 MB
+//   cost every start about 25 ms of CPU before the Worker could answer (bench/README.md), so an
+//   upload for the embedded store leaves it out.
 // - assets/: the web app's files and the docs page with Swagger UI's files, as the built Node
 //   entry answers them, and `_headers` with their headers (../../scripts/static-assets.mjs): the
 //   platform serves them as static assets, without running the Worker or waking the object.
 import { spawnSync } from 'node:child_process'
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { build } from 'esbuild'
 import { writeStaticAssets } from '../../scripts/static-assets.mjs'
 import { englishZodMessagesOnly } from './english-zod-messages-only.mjs'
 
+const withDriver = 'dist-worker/bundle-mongodb'
 const bundle = 'dist-worker/bundle'
+/** The modules only an upload for MongoDB carries. */
+const mongoModules = ['mongo-item-store.js', 'mongodb.js']
 const driver = 'dist-worker/driver'
 const wranglerToml = await readFile('wrangler.toml', 'utf8')
 
@@ -36,7 +43,7 @@ await build({
     // The object imports it on demand: with splitting, its output is the module that import names.
     'mongo-item-store': 'src/store/mongo/mongo-item-store.ts',
   },
-  outdir: bundle,
+  outdir: withDriver,
   splitting: true,
   chunkNames: '[name]-[hash]',
   bundle: true,
@@ -90,8 +97,12 @@ if (bundled.status !== 0) {
   process.stderr.write(bundled.stdout + bundled.stderr)
   throw new Error('wrangler could not bundle the MongoDB driver')
 }
-await cp(join(driver, 'out/mongodb.js'), join(bundle, 'mongodb.js'))
+await cp(join(driver, 'out/mongodb.js'), join(withDriver, 'mongodb.js'))
 await rm(driver, { recursive: true })
+await cp(withDriver, bundle, {
+  recursive: true,
+  filter: (path) => !mongoModules.includes(basename(path)),
+})
 
 const webFiles = (await readdir('dist/web')).map((name) => `/assets/${name}`)
 await writeStaticAssets({

@@ -82,7 +82,11 @@ describe('items-service, on Workers, whose CONNECTION_URL fails at start', () =>
 
   it.each(urls(0))('prints none of its secrets, for %s', async (what) => {
     const url = urls(await closedPort()).find(([name]) => name === what)?.[1] ?? ''
-    const worker = await WorkerUnderTest.start({ CONNECTION_URL: url, CONNECT_TIMEOUT_MS: '1000' })
+    const worker = await WorkerUnderTest.start(
+      { CONNECTION_URL: url, CONNECT_TIMEOUT_MS: '1000' },
+      undefined,
+      'mongodb',
+    )
     workers.push(worker)
     const response = await worker.request('/items')
     expect(response.status).toBe(503)

@@ -29,10 +29,11 @@ describe('the Worker on MongoDB, through the wire-protocol stand-in', () => {
 
   beforeAll(async () => {
     standIn = await MongoStandIn.start({ setName: 'rs0' })
-    worker = await WorkerUnderTest.start({
-      CONNECTION_URL: standIn.url,
-      CONNECT_TIMEOUT_MS: String(connectTimeoutMs),
-    })
+    worker = await WorkerUnderTest.start(
+      { CONNECTION_URL: standIn.url, CONNECT_TIMEOUT_MS: String(connectTimeoutMs) },
+      undefined,
+      'mongodb',
+    )
   })
   afterAll(async () => {
     await worker?.stop()
@@ -121,10 +122,11 @@ describe('the Worker on MongoDB, through the wire-protocol stand-in', () => {
 describe('the Worker whose MongoDB does not answer its first request', () => {
   it('answers 503 within CONNECT_TIMEOUT_MS, and opens the store on a later request', async () => {
     const standIn = await MongoStandIn.start({ setName: 'rs0' })
-    const worker = await WorkerUnderTest.start({
-      CONNECTION_URL: standIn.url,
-      CONNECT_TIMEOUT_MS: String(connectTimeoutMs),
-    })
+    const worker = await WorkerUnderTest.start(
+      { CONNECTION_URL: standIn.url, CONNECT_TIMEOUT_MS: String(connectTimeoutMs) },
+      undefined,
+      'mongodb',
+    )
     try {
       standIn.stall('all')
       const started = performance.now()

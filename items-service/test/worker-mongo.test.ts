@@ -28,6 +28,7 @@ describe('the Worker on a MongoDB server', () => {
     worker = await WorkerUnderTest.start(
       { CONNECTION_URL: url(), DB_NAME: dbName, CONNECT_TIMEOUT_MS: '5000' },
       await temporaryDataDir(),
+      'mongodb',
     )
   })
   afterAll(async () => {

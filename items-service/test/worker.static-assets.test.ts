@@ -123,7 +123,11 @@ describe('the page on a Worker whose object cannot start', () => {
   let worker: WorkerUnderTest
   beforeAll(async () => {
     const url = `mongodb://127.0.0.1:${await closedPort()}/?serverSelectionTimeoutMS=300`
-    worker = await WorkerUnderTest.start({ CONNECTION_URL: url, CONNECT_TIMEOUT_MS: '300' })
+    worker = await WorkerUnderTest.start(
+      { CONNECTION_URL: url, CONNECT_TIMEOUT_MS: '300' },
+      undefined,
+      'mongodb',
+    )
   })
   afterAll(() => worker?.stop())
 

@@ -63,13 +63,30 @@ export class CollectionApp {
   }
 }
 
+/**
+ * The MongoDB store's module, loaded only when used, as on Node. Only the upload for MongoDB
+ * (`npm run deploy:mongodb`, wrangler.toml's `mongodb` environment) carries it and the driver:
+ * the default one leaves them out, since the runtime compiles every module of an upload at each
+ * start. Without them, CONNECTION_URL is a setting this upload cannot honour, said as one.
+ */
+async function mongoStoreModule(): Promise<typeof import('../store/mongo/mongo-item-store.js')> {
+  try {
+    return await import('../store/mongo/mongo-item-store.js')
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new SettingsError([
+      `CONNECTION_URL: the MongoDB store could not be loaded (${reason}); an upload without the ` +
+        'driver (npm run deploy) cannot use MongoDB: deploy with npm run deploy:mongodb',
+    ])
+  }
+}
+
 async function open(state: DurableObjectState, raw: Record<string, string>): Promise<Fetch> {
   const settings = parseEnv(raw)
   const secrets = secretValues(raw)
   let store: ItemStore
   if (settings.connectionUrl) {
-    // Loaded only when used, as on Node.
-    const { MongoItemStore } = await import('../store/mongo/mongo-item-store.js')
+    const { MongoItemStore } = await mongoStoreModule()
     store = await MongoItemStore.connect({
       url: settings.connectionUrl,
       dbName: settings.dbName,

@@ -14,7 +14,9 @@ import { compatibilityDate, compatibilityFlags } from './worker-under-test.js'
 const source = fileURLToPath(new URL('./store-harness.worker.ts', import.meta.url))
 
 /** The MongoDB driver's module as the Worker ships it (`npm run build:worker`). */
-const driverModule = fileURLToPath(new URL('../../dist-worker/bundle/mongodb.js', import.meta.url))
+const driverModule = fileURLToPath(
+  new URL('../../dist-worker/bundle-mongodb/mongodb.js', import.meta.url),
+)
 
 /** The driver imported as the module beside the harness, as the Worker's own modules import it. */
 const driverBeside: Plugin = {

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { assetsOf } from '@movies-and-mail/test-kit'
@@ -7,11 +7,14 @@ import { Miniflare, type MiniflareOptions } from 'miniflare'
 
 /**
  * The Worker exactly as `wrangler deploy` uploads it (`npm run build:worker`): the entry module,
- * and beside it the modules it imports, the MongoDB driver's among them.
+ * and beside it the modules it imports; `mongodb`, as `wrangler deploy --env mongodb` does, the
+ * MongoDB store's module and the driver's among them.
  */
-export const bundlePath = fileURLToPath(
-  new URL('../../dist-worker/bundle/entry.js', import.meta.url),
-)
+export const uploads = {
+  default: fileURLToPath(new URL('../../dist-worker/bundle/entry.js', import.meta.url)),
+  mongodb: fileURLToPath(new URL('../../dist-worker/bundle-mongodb/entry.js', import.meta.url)),
+}
+export type Upload = keyof typeof uploads
 
 const wranglerPath = fileURLToPath(new URL('../../wrangler.toml', import.meta.url))
 const wranglerToml = readFileSync(wranglerPath, 'utf8')
@@ -20,6 +23,23 @@ export const compatibilityDate = /^compatibility_date = "([\d-]+)"/m.exec(wrangl
 export const compatibilityFlags = [
   ...(/^compatibility_flags = \[([^\]]*)\]/m.exec(wranglerToml)?.[1] ?? '').matchAll(/"([^"]+)"/g),
 ].map((match) => match[1] as string)
+
+/**
+ * The upload's modules, the entry first, as wrangler.toml's rules make them (every .js a module
+ * of its own): listed, since Miniflare given only the entry would follow its imports, and the
+ * default upload has none of the MongoDB store's module that one of them imports when used.
+ */
+function modulesOf(entry: string) {
+  const dir = dirname(entry)
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.js'))
+    .sort((a, b) => Number(join(dir, b) === entry) - Number(join(dir, a) === entry))
+    .map((name) => ({
+      type: 'ESModule' as const,
+      path: join(dir, name),
+      contents: readFileSync(join(dir, name)),
+    }))
+}
 
 type Persisted = Pick<MiniflareOptions, 'durableObjectsPersist'>
 
@@ -40,19 +60,17 @@ export class WorkerUnderTest {
   #stderr = ''
   #url = ''
 
-  private constructor(settings: Record<string, string>, persist: Persisted) {
+  private constructor(settings: Record<string, string>, persist: Persisted, upload: Upload) {
+    const bundlePath = uploads[upload]
     if (!existsSync(bundlePath)) {
       throw new Error(
         `${bundlePath} is missing: run npm run build -w items-service, then npm run build:worker -w items-service`,
       )
     }
     this.#options = {
-      modules: true,
-      scriptPath: bundlePath,
+      modules: modulesOf(bundlePath),
       // Without it, workerd refuses the module's path (it holds '..' relative to the cwd).
       modulesRoot: dirname(bundlePath),
-      // As wrangler.toml's rules: every .js the entry imports is a module of its own.
-      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
       ...(assets && { assets }),
       compatibilityDate,
       compatibilityFlags,
@@ -71,12 +89,20 @@ export class WorkerUnderTest {
     this.#mf = new Miniflare(this.#options)
   }
 
-  /** Starts the Worker; its objects are kept in `persistDir`, or in memory without one. */
+  /**
+   * Starts the Worker as `upload` is deployed (the default one, without the MongoDB driver); its
+   * objects are kept in `persistDir`, or in memory without one.
+   */
   static async start(
     settings: Record<string, string>,
     persistDir?: string,
+    upload: Upload = 'default',
   ): Promise<WorkerUnderTest> {
-    const worker = new WorkerUnderTest(settings, { durableObjectsPersist: persistDir ?? false })
+    const worker = new WorkerUnderTest(
+      settings,
+      { durableObjectsPersist: persistDir ?? false },
+      upload,
+    )
     worker.#url = String(await worker.#mf.ready).replace(/\/$/, '')
     return worker
   }
