@@ -7,7 +7,7 @@
 // size, MongoDB from a Worker (the client held by the object against a client per request), the
 // object's heap as its list grows, and mail-service's Worker (worker-mail.mjs).
 import { mkdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { monotonicMs } from './clock.mjs'
 import { median, postAll } from './fixtures.mjs'
@@ -21,6 +21,7 @@ import {
   bareWorker,
   copyState,
   itemsWorker,
+  mongoModules,
   startTimes,
   startWorker,
   summariseStarts,
@@ -153,13 +154,10 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
  */
 async function uploadSize(script) {
   const sizes = { start: { raw: 0, gzip: 0 }, driver: { raw: 0, gzip: 0 } }
-  const uploaded = new Set(itemsWorker(script).modules)
-  for (const path of [
-    script,
-    ...itemsWorker(script, undefined, {}, { upload: 'mongodb' }).modules,
-  ]) {
+  const { modules } = itemsWorker(script, undefined, {}, { upload: 'mongodb' })
+  for (const path of [script, ...modules]) {
     const bytes = await readFile(path)
-    const part = path === script || uploaded.has(path) ? sizes.start : sizes.driver
+    const part = mongoModules.includes(basename(path)) ? sizes.driver : sizes.start
     part.raw += bytes.length
     part.gzip += gzipSync(bytes).length
   }

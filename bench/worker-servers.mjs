@@ -18,7 +18,7 @@ const workers = fileURLToPath(new URL('workers/', import.meta.url))
 // but `mongoModules`.
 const itemsBundle = join(root, 'items-service/dist-worker/bundle-mongodb/entry.js')
 /** The modules only the upload for MongoDB carries: the store's and the driver's. */
-const mongoModules = ['mongo-item-store.js', 'mongodb.js']
+export const mongoModules = ['mongo-item-store.js', 'mongodb.js']
 const itemsNodeEntry = join(root, 'items-service/dist/server.js')
 const mailWorkerScript = join(root, 'mail-service/dist/worker.js')
 
