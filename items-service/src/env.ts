@@ -3,11 +3,14 @@ import {
   defineSettings,
   httpUrl,
   milliseconds,
+  optional,
   type ServiceSettings,
   serviceSettings,
   serviceSettingsOf,
   text,
+  withDefault,
 } from '@movies-and-mail/http-kit/settings'
+import * as z from 'zod/mini'
 
 export type Settings = ServiceSettings & {
   /** Set when the items live in MongoDB instead of the embedded store. */
@@ -44,29 +47,37 @@ export const {
   names: settingNames,
 } = defineSettings(
   {
-    CONNECTION_URL: text()
-      .refine((url) => /^mongodb(\+srv)?:\/\//.test(url), {
-        error: 'must start with mongodb:// or mongodb+srv://',
-      })
-      .optional(),
-    DB_NAME: text().default('data'),
-    COLLECTION_NAME: text().default('movies'),
-    ITEMS_APIKEY: text().optional(),
-    CONNECT_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(10_000),
+    CONNECTION_URL: optional(
+      text().check(
+        z.refine((url: string) => /^mongodb(\+srv)?:\/\//.test(url), {
+          error: 'must start with mongodb:// or mongodb+srv://',
+        }),
+      ),
+    ),
+    DB_NAME: withDefault(text(), 'data'),
+    COLLECTION_NAME: withDefault(text(), 'movies'),
+    ITEMS_APIKEY: optional(text()),
+    CONNECT_TIMEOUT_MS: withDefault(milliseconds({ max: 600_000 }), 10_000),
     // A space serves the mail micro at /mail, on the page's own origin.
-    MAIL_SERVICE_URL: httpUrl({ orPath: true }).default('http://localhost:4001'),
+    MAIL_SERVICE_URL: withDefault(httpUrl({ orPath: true }), 'http://localhost:4001'),
     // Generous for a movie list (about 200 bytes a movie), and what a write answers stays sane.
-    ITEMS_MAX_COUNT: count({ max: 100_000_000 }).default(100_000),
-    ITEMS_MAX_BYTES: count({ max: 2 ** 40 }).default(32 * 1024 * 1024),
-    EVENTS_MAX_STREAMS: count({ max: 1_000_000 }).default(10_000),
-    EVENTS_MAX_STREAMS_PER_CLIENT: count({ max: 1_000_000 }).default(20),
-    EVENTS_IDLE_CLOSE_MS: milliseconds({ max: 86_400_000 }).default(600_000),
-    EVENTS_HEARTBEAT_MS: milliseconds({ max: 600_000 }).default(15_000),
+    ITEMS_MAX_COUNT: withDefault(count({ max: 100_000_000 }), 100_000),
+    ITEMS_MAX_BYTES: withDefault(count({ max: 2 ** 40 }), 32 * 1024 * 1024),
+    EVENTS_MAX_STREAMS: withDefault(count({ max: 1_000_000 }), 10_000),
+    EVENTS_MAX_STREAMS_PER_CLIENT: withDefault(count({ max: 1_000_000 }), 20),
+    EVENTS_IDLE_CLOSE_MS: withDefault(milliseconds({ max: 86_400_000 }), 600_000),
+    EVENTS_HEARTBEAT_MS: withDefault(milliseconds({ max: 600_000 }), 15_000),
     // Behind a proxy: the header it sets to the client's address (x-forwarded-for, x-real-ip).
-    CLIENT_IP_HEADER: text()
-      .transform((name) => name.toLowerCase())
-      .refine((name) => /^[a-z0-9-]+$/.test(name), { error: 'must be a header name' })
-      .optional(),
+    CLIENT_IP_HEADER: optional(
+      z
+        .pipe(
+          text(),
+          z.transform((name: string) => name.toLowerCase()),
+        )
+        .check(
+          z.refine((name: string) => /^[a-z0-9-]+$/.test(name), { error: 'must be a header name' }),
+        ),
+    ),
     ...serviceSettings({ port: 4000 }),
   },
   {

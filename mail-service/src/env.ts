@@ -1,15 +1,18 @@
 import {
+  count,
   defineSettings,
   httpUrl,
   milliseconds,
   oneOf,
+  optional,
   type ServiceSettings,
   SettingsError,
   serviceSettings,
   serviceSettingsOf,
   text,
+  withDefault,
 } from '@movies-and-mail/http-kit/settings'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { adminKeysOf, keyList } from './api-keys/key-settings.js'
 import { type RateLimit, rateLimitSetting } from './rate-limits/rate-limit.js'
 
@@ -58,57 +61,78 @@ export const {
     ...serviceSettings({ port: 4001 }),
     API_KEYS: keyList(),
     ADMIN_API_KEYS: keyList(),
-    MAIL_APIKEY: text()
-      .refine((key) => /^[\x21-\x7e]+$/.test(key), 'must be printable ASCII without spaces')
-      .optional(),
-    MAIL_DOMAIN: text()
-      .refine(
-        (domain) => /^[a-z0-9.-]+$/i.test(domain),
-        'must be a domain name such as mg.example.com',
-      )
-      .optional(),
-    MAIL_REGION: oneOf(['us', 'eu']).default('us'),
-    MAIL_API_URL: httpUrl()
-      // fetch refuses a URL with credentials, and Mailgun's key goes in MAIL_APIKEY anyway.
-      .refine((url) => {
-        const { username, password } = new URL(url)
-        return !username && !password
-      }, 'must not hold a user or password')
-      .transform((url) => url.replace(/\/+$/, ''))
-      .optional(),
-    MAIL_FROM: text().optional(),
-    MAIL_SUBJECT: z.string().default('Hello from the movies app'),
-    MAIL_TEXT: z.string().default('Hello {name},\n\nthank you for getting in touch.'),
-    MAIL_TIMEOUT_MS: timeoutMs.default(10_000),
-    MAIL_GIVE_UP_MS: timeoutMs.default(30_000),
-    RATE_LIMIT_PER_RECIPIENT: rateLimitSetting().default({ count: 3, windowMs: 3_600_000 }),
-    RATE_LIMIT_PER_KEY: rateLimitSetting().default({ count: 60, windowMs: 60_000 }),
-    MAILLOG_RETENTION_DAYS: z.coerce
-      .number({ error: 'must be a whole number of days from 1 to 36500' })
-      .int({ error: 'must be a whole number of days from 1 to 36500' })
-      .min(1, { error: 'must be a whole number of days from 1 to 36500' })
-      .max(36_500, { error: 'must be a whole number of days from 1 to 36500' })
-      .default(90),
-    MAIL_TRANSPORT: oneOf(['mailgun', 'outbox']).optional(),
-    DETA_PROJECT_KEY: text()
-      .refine((key) => /^[^\s_]+_\S+$/.test(key), 'must look like <project id>_<secret>')
-      .optional(),
-    MAIL_CONNECTION_URL: text()
-      .refine((url) => /^mongodb(\+srv)?:\/\//.test(url), {
-        error: 'must start with mongodb:// or mongodb+srv://',
-      })
-      .optional(),
-    MAIL_DB_NAME: text()
-      .refine((name) => /^[^/\\. "$\p{Cc}]{1,63}$/u.test(name), {
-        error: 'must be a MongoDB database name: 1-63 characters without /\\. "$ or spaces',
-      })
-      .default('data'),
-    DETA_BASE_HOST: text()
-      .refine(
-        (host) => /^[a-z0-9.-]+(:\d{1,5})?$/i.test(host),
-        'must be a host name with an optional port, without https:// or a path',
-      )
-      .optional(),
+    MAIL_APIKEY: optional(
+      text().check(
+        z.refine(
+          (key: string) => /^[\x21-\x7e]+$/.test(key),
+          'must be printable ASCII without spaces',
+        ),
+      ),
+    ),
+    MAIL_DOMAIN: optional(
+      text().check(
+        z.refine(
+          (domain: string) => /^[a-z0-9.-]+$/i.test(domain),
+          'must be a domain name such as mg.example.com',
+        ),
+      ),
+    ),
+    MAIL_REGION: withDefault(oneOf(['us', 'eu']), 'us'),
+    MAIL_API_URL: optional(
+      z.pipe(
+        httpUrl().check(
+          // fetch refuses a URL with credentials, and Mailgun's key goes in MAIL_APIKEY anyway.
+          z.refine((url: string) => {
+            const { username, password } = new URL(url)
+            return !username && !password
+          }, 'must not hold a user or password'),
+        ),
+        z.transform((url: string) => url.replace(/\/+$/, '')),
+      ),
+    ),
+    MAIL_FROM: optional(text()),
+    MAIL_SUBJECT: withDefault(z.string(), 'Hello from the movies app'),
+    MAIL_TEXT: withDefault(z.string(), 'Hello {name},\n\nthank you for getting in touch.'),
+    MAIL_TIMEOUT_MS: withDefault(timeoutMs, 10_000),
+    MAIL_GIVE_UP_MS: withDefault(timeoutMs, 30_000),
+    RATE_LIMIT_PER_RECIPIENT: withDefault(rateLimitSetting(), { count: 3, windowMs: 3_600_000 }),
+    RATE_LIMIT_PER_KEY: withDefault(rateLimitSetting(), { count: 60, windowMs: 60_000 }),
+    MAILLOG_RETENTION_DAYS: withDefault(
+      count({ max: 36_500, message: 'must be a whole number of days from 1 to 36500' }),
+      90,
+    ),
+    MAIL_TRANSPORT: optional(oneOf(['mailgun', 'outbox'])),
+    DETA_PROJECT_KEY: optional(
+      text().check(
+        z.refine(
+          (key: string) => /^[^\s_]+_\S+$/.test(key),
+          'must look like <project id>_<secret>',
+        ),
+      ),
+    ),
+    MAIL_CONNECTION_URL: optional(
+      text().check(
+        z.refine((url: string) => /^mongodb(\+srv)?:\/\//.test(url), {
+          error: 'must start with mongodb:// or mongodb+srv://',
+        }),
+      ),
+    ),
+    MAIL_DB_NAME: withDefault(
+      text().check(
+        z.refine((name: string) => /^[^/\\. "$\p{Cc}]{1,63}$/u.test(name), {
+          error: 'must be a MongoDB database name: 1-63 characters without /\\. "$ or spaces',
+        }),
+      ),
+      'data',
+    ),
+    DETA_BASE_HOST: optional(
+      text().check(
+        z.refine(
+          (host: string) => /^[a-z0-9.-]+(:\d{1,5})?$/i.test(host),
+          'must be a host name with an optional port, without https:// or a path',
+        ),
+      ),
+    ),
   },
   {
     keys: ['API_KEYS', 'ADMIN_API_KEYS', 'MAIL_APIKEY', 'DETA_PROJECT_KEY'],

@@ -1,12 +1,19 @@
-import { commaList, SettingsError } from '@movies-and-mail/http-kit/settings'
+import { commaList, SettingsError, withDefault } from '@movies-and-mail/http-kit/settings'
+import * as z from 'zod/mini'
 
 const noSpaceOrControl = /^[^\s\p{Cc}]+$/u
 
 /** API_KEYS and ADMIN_API_KEYS: a comma list of keys, none with a space or a control character. */
 export function keyList() {
-  return commaList()
-    .refine((keys) => keys.every((key) => noSpaceOrControl.test(key)), 'keys may not hold spaces')
-    .default([])
+  return withDefault(
+    commaList().check(
+      z.refine(
+        (keys: string[]) => keys.every((key) => noSpaceOrControl.test(key)),
+        'keys may not hold spaces',
+      ),
+    ),
+    [],
+  )
 }
 
 /**

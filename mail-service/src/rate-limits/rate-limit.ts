@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /** At most `count` sends in any window of `windowMs`. */
 export type RateLimit = { count: number; windowMs: number }
@@ -11,23 +11,24 @@ const shape = /^(\d{1,6})\/(\d{0,4})([smhd])$/
  * s, m, h or d, like `3/1h`, `60/1m` or `100/d`; `0` turns the limit off (null).
  */
 export function rateLimitSetting() {
-  return z
-    .string()
-    .trim()
-    .transform((value, context): RateLimit | null => {
+  return z.pipe(
+    z.string().check(z.trim()),
+    z.transform((value: string, context): RateLimit | null => {
       if (value === '0') return null
       const [, count, amount, unit] = shape.exec(value) ?? []
       const windowMs = Number(amount || '1') * (units[unit as keyof typeof units] ?? 0)
       if (!count || Number(count) < 1 || windowMs < 1_000 || windowMs > 30 * units.d) {
-        context.addIssue({
+        context.issues.push({
           code: 'custom',
+          input: value,
           message:
             'must be <count>/<window> like 3/1h or 60/1m (s, m, h, d; at most 30d), or 0 for none',
         })
         return z.NEVER
       }
       return { count: Number(count), windowMs }
-    })
+    }),
+  )
 }
 
 /** `3 per 1h`, for messages. */

@@ -1,5 +1,5 @@
 import { bodyTimeout } from './body-read-first.js'
-import { milliseconds, origins, port, text } from './settings.js'
+import { milliseconds, origins, port, text, withDefault } from './settings.js'
 
 /** The settings both micros read, under the same names and with the same meaning. */
 export type ServiceSettings = {
@@ -22,15 +22,15 @@ export type ServiceSettings = {
  */
 export function serviceSettings({ port: defaultPort }: { port: number }) {
   return {
-    PORT: port().default(defaultPort),
+    PORT: withDefault(port(), defaultPort),
     // Loopback by default; deployments open the service with HOST=0.0.0.0.
-    HOST: text().default('127.0.0.1'),
-    DATA_DIR: text().default('.data'),
-    CORS_ORIGINS: origins().default([]),
+    HOST: withDefault(text(), '127.0.0.1'),
+    DATA_DIR: withDefault(text(), '.data'),
+    CORS_ORIGINS: withDefault(origins(), []),
     // Bounded: a timer past 2^31 ms would fire at once.
-    SHUTDOWN_TIMEOUT_MS: milliseconds({ max: 600_000 }).default(10_000),
+    SHUTDOWN_TIMEOUT_MS: withDefault(milliseconds({ max: 600_000 }), 10_000),
     // A body sent a byte a second would otherwise hold its connection for minutes (Node's 300 s).
-    BODY_TIMEOUT_MS: milliseconds({ max: bodyTimeout.maxMs }).default(bodyTimeout.defaultMs),
+    BODY_TIMEOUT_MS: withDefault(milliseconds({ max: bodyTimeout.maxMs }), bodyTimeout.defaultMs),
   }
 }
 

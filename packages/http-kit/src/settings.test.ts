@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { z } from 'zod'
+import * as z from 'zod/mini'
 import { serviceSettings, serviceSettingsOf } from './service-settings.js'
 import {
   commaList,
@@ -7,20 +7,22 @@ import {
   httpUrl,
   milliseconds,
   oneOf,
+  optional,
   origins,
   port,
   SettingsError,
   text,
+  withDefault,
 } from './settings.js'
 
 const settings = defineSettings(
   {
-    PORT: port().default(4000),
-    DATABASE_URL: text().optional(),
-    API_KEY: text()
-      .refine((key) => !key.includes(' '), 'must not hold spaces')
-      .optional(),
-    TIMEOUT_MS: milliseconds().default(5_000),
+    PORT: withDefault(port(), 4000),
+    DATABASE_URL: optional(text()),
+    API_KEY: optional(
+      text().check(z.refine((key: string) => !key.includes(' '), 'must not hold spaces')),
+    ),
+    TIMEOUT_MS: withDefault(milliseconds(), 5_000),
   },
   {
     keys: ['API_KEY'],
@@ -34,7 +36,7 @@ const settings = defineSettings(
 )
 
 /** What one setting read with `schema` gives for `value`, or the message it fails with. */
-function read(schema: z.ZodType, value: string): unknown {
+function read(schema: z.ZodMiniType, value: string): unknown {
   const reader = defineSettings({ SETTING: schema }, { toSettings: (env) => env.SETTING })
   try {
     return reader.parse({ SETTING: value })

@@ -1,4 +1,7 @@
-import { z } from 'zod'
+// zod's functional API (`zod/mini`): the same checks and messages as its full API, without the
+// methods every schema of that API carries; a Worker that parses its settings to answer its page
+// then evaluates no more of zod than these checks.
+import * as z from 'zod/mini'
 import { secretsOfEnv, shownValue } from './redact.js'
 
 /** An environment as the runtime gives it: the Node process's, or a Worker's string bindings. */
@@ -21,12 +24,19 @@ const failing = (message: string) => ({ error: message, abort: true })
 function wholeNumber(min: number, max: number, message: string) {
   return z.coerce
     .number(failing(message))
-    .refine((value) => Number.isInteger(value) && value >= min && value <= max, failing(message))
+    .check(
+      z.refine(
+        (value: number) => Number.isInteger(value) && value >= min && value <= max,
+        failing(message),
+      ),
+    )
 }
 
 /** A non-blank string, trimmed. */
 export function text() {
-  return z.string(failing('must be text')).trim().min(1, failing('must not be blank'))
+  return z
+    .string(failing('must be text'))
+    .check(z.trim(), z.minLength(1, failing('must not be blank')))
 }
 
 /** A TCP port; 0 asks the system for a free one. */
@@ -34,9 +44,17 @@ export function port() {
   return wholeNumber(0, 65_535, 'must be a whole number from 0 to 65535')
 }
 
-/** A whole number from `min` to `max`: a count, a size. */
-export function count({ min = 1, max }: { min?: number; max: number }) {
-  return wholeNumber(min, max, `must be a whole number from ${min} to ${max}`)
+/** A whole number from `min` to `max`: a count, a size; `message` says what it counts. */
+export function count({
+  min = 1,
+  max,
+  message = `must be a whole number from ${min} to ${max}`,
+}: {
+  min?: number
+  max: number
+  message?: string
+}) {
+  return wholeNumber(min, max, message)
 }
 
 /** A duration in whole milliseconds, above 0 and at most `max` when given. */
@@ -49,6 +67,12 @@ export function milliseconds({ max }: { max?: number } = {}) {
   )
 }
 
+/** The setting as `schema` reads it, or `value` when it is unset. */
+export const withDefault = z._default
+
+/** The setting as `schema` reads it, or undefined when it is unset. */
+export const optional = z.optional
+
 /** One of `values`, as written. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, failing(`must be one of ${values.join(', ')}`))
@@ -56,11 +80,14 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 
 /** A comma list, each item trimmed, empty items dropped: `' a, b ,,'` is `['a', 'b']`. */
 export function commaList() {
-  return z.string(failing('must be text')).transform((list) =>
-    list
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
+  return z.pipe(
+    z.string(failing('must be text')),
+    z.transform((list: string) =>
+      list
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   )
 }
 
@@ -79,12 +106,19 @@ function originOf(value: string): string | undefined {
  * as a browser sends it (lower case, no default port), so that an exact match finds it.
  */
 export function origins() {
-  return commaList()
-    .refine(
-      (list) => list.length > 0 && list.every((origin) => origin === '*' || originOf(origin)),
+  const listed = commaList().check(
+    z.refine(
+      (list: string[]) =>
+        list.length > 0 && list.every((origin) => origin === '*' || originOf(origin)),
       failing('must be * or a comma list of origins like https://app.example.com'),
-    )
-    .transform((list) => list.map((origin) => (origin === '*' ? origin : (originOf(origin) ?? ''))))
+    ),
+  )
+  return z.pipe(
+    listed,
+    z.transform((list: string[]) =>
+      list.map((origin) => (origin === '*' ? origin : (originOf(origin) ?? ''))),
+    ),
+  )
 }
 
 function isHttpUrl(value: string): boolean {
@@ -102,9 +136,11 @@ function isHttpUrl(value: string): boolean {
  */
 export function httpUrl({ orPath = false }: { orPath?: boolean } = {}) {
   const message = `must be an http(s) URL${orPath ? ' or a path starting with /' : ''}`
-  return text().refine(
-    (url) => (orPath && /^\/(?!\/)/.test(url)) || isHttpUrl(url),
-    failing(message),
+  return text().check(
+    z.refine(
+      (url: string) => (orPath && /^\/(?!\/)/.test(url)) || isHttpUrl(url),
+      failing(message),
+    ),
   )
 }
 
@@ -123,14 +159,14 @@ export type SettingsReader<Settings> = {
  * secret (`keys`), and how the parsed values make the service's settings object. A blank value
  * counts as unset, so `PORT=` in a shell falls back to the default.
  * @example
- * const settings = defineSettings({ PORT: port().default(4000) }, { toSettings: (env) => ({ port: env.PORT }) })
+ * const settings = defineSettings({ PORT: withDefault(port(), 4000) }, { toSettings: (env) => ({ port: env.PORT }) })
  * settings.parse({ PORT: 'abc' }) // throws 'invalid settings:\n  PORT="abc": must be a whole number from 0 to 65535'
  */
 export function defineSettings<Shape extends z.core.$ZodShape, Settings>(
   shape: Shape,
   options: {
     keys?: readonly (keyof Shape & string)[]
-    toSettings: (env: z.output<z.ZodObject<Shape>>) => Settings
+    toSettings: (env: z.output<z.ZodMiniObject<Shape>>) => Settings
   },
 ): SettingsReader<Settings> {
   const schema = z.object(shape)
@@ -144,7 +180,7 @@ export function defineSettings<Shape extends z.core.$ZodShape, Settings>(
         names.flatMap((name) => (raw[name]?.trim() ? [[name, raw[name]]] : [])),
       )
       const result = schema.safeParse(present)
-      if (result.success) return options.toSettings(result.data as z.output<z.ZodObject<Shape>>)
+      if (result.success) return options.toSettings(result.data as z.output<z.ZodMiniObject<Shape>>)
       const problems = new Map<string, string>()
       for (const { path, message } of result.error.issues) {
         const name = String(path[0])

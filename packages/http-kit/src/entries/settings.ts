@@ -7,6 +7,8 @@ export {
   httpUrl,
   milliseconds,
   oneOf,
+  optional,
   SettingsError,
   text,
+  withDefault,
 } from '../settings.js'
