@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { staticImports } from './support/static-imports.js'
 import { uploads, WorkerUnderTest } from './support/worker-under-test.js'
 
 // The MongoDB driver is a module of its own (mongodb.js), imported by the store's module only
@@ -14,21 +15,9 @@ const lazy = ['mongo-item-store.js', 'mongodb.js']
 // The driver's code holds this name as a string (its error's `name`): in no other module.
 const driverMark = 'MongoServerSelectionError'
 
-/** The modules `entry.js` imports as it loads (`import … from`), and theirs, by file name. */
-async function loadedAtStart(name: string, seen = new Set<string>()): Promise<Set<string>> {
-  seen.add(name)
-  const code = await readFile(join(withDriver, name), 'utf8')
-  for (const [, imported] of code.matchAll(
-    /(?:^|[;}\s])import\s*(?:[^"'()]*?from\s*)?["']\.\/([\w.-]+)["']/g,
-  )) {
-    if (imported && !seen.has(imported)) await loadedAtStart(imported, seen)
-  }
-  return seen
-}
-
 describe("the Worker's upload for MongoDB", () => {
   it('loads the driver in no module the entry loads as it starts, nor anything else of size', async () => {
-    const loaded = await loadedAtStart('entry.js')
+    const loaded = await staticImports(withDriver, 'entry.js')
     for (const name of lazy) expect(loaded.has(name), name).toBe(false)
     let bytes = 0
     for (const name of loaded) bytes += (await stat(join(withDriver, name))).size

@@ -1,7 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { errorResponse } from '@movies-and-mail/http-kit/app'
-import { htmlHeaders } from '@movies-and-mail/http-kit/html-headers'
-import { renderAppPage } from './page.js'
+import { pageAnswer } from './page-answer.js'
 import type { WebAssets } from './web-assets.js'
 
 const webPageRoute = createRoute({
@@ -58,8 +57,7 @@ const webAssetRoute = createRoute({
 })
 
 /**
- * Serves the web app: the page at `/`, with a Content-Security-Policy that admits only its own
- * files and calls to its origin and the mail service, and its built files under `/assets/`.
+ * Serves the web app: the page at `/` (`pageAnswer`) and its built files under `/assets/`.
  */
 export function webRoutes({
   assets,
@@ -68,11 +66,8 @@ export function webRoutes({
   assets: WebAssets
   mailServiceUrl: string
 }) {
-  const page = renderAppPage({ mailServiceUrl })
-  // The page's script calls this origin's /items and the mail service, nothing else.
-  const pageHeaders = htmlHeaders({ connectTo: [mailServiceUrl] })
   return new OpenAPIHono()
-    .openapi(webPageRoute, (c) => c.html(page, 200, pageHeaders))
+    .openapi(webPageRoute, pageAnswer({ mailServiceUrl }))
     .openapi(webAssetRoute, (c) => {
       const asset = assets.get(c.req.param('file'))
       if (!asset) return c.json({ error: 'no such asset' }, 404)

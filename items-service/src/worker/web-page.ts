@@ -1,17 +1,19 @@
-import { createServiceApp } from '@movies-and-mail/http-kit/app'
+import { createPlainServiceApp } from '@movies-and-mail/http-kit/plain-app'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
-import { webRoutes } from '../web/web.routes.js'
+import { pageAnswer } from '../web/page-answer.js'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
 /**
  * The web app's page at `/`, answered by the Worker: the page names the mail service, a setting
  * (`MAIL_SERVICE_URL`), in its markup and in its Content-Security-Policy, so it cannot be a
- * static asset, and it needs nothing of the collection's object. The same routes and middleware
- * as on Node (`webRoutes` in the service app): the same bytes and headers, one log line. Its
- * script, styles and icon are static assets. None when the settings do not parse: the object
- * then answers, 503, and its log names the setting.
+ * static asset, and it needs nothing of the collection's object. The same answer and middleware
+ * as on Node (`pageAnswer`; `createPlainServiceApp`, the service app's middleware without its
+ * OpenAPI machinery): the same bytes and headers, one log line; an isolate that starts for a
+ * page view evaluates neither zod's full API nor the routes' schemas. Its script, styles and
+ * icon are static assets. None when the settings do not parse: the object then answers, 503,
+ * and its log names the setting.
  */
 export function webPage(settings: Record<string, string>): Fetch | undefined {
   let parsed: ReturnType<typeof parseEnv>
@@ -21,12 +23,12 @@ export function webPage(settings: Record<string, string>): Fetch | undefined {
     return undefined
   }
   const secrets = secretValues(settings)
-  const app = createServiceApp({
+  const app = createPlainServiceApp({
     log: (line) => console.log(line.trimEnd()),
     logError: (line) => console.error(redactText(line.trimEnd(), secrets)),
     corsOrigins: parsed.corsOrigins,
     apiKeys: parsed.apiKey === undefined ? [] : [parsed.apiKey],
   })
-  app.route('/', webRoutes({ assets: new Map(), mailServiceUrl: parsed.mailServiceUrl }))
+  app.get('/', pageAnswer({ mailServiceUrl: parsed.mailServiceUrl }))
   return (request) => app.fetch(request)
 }

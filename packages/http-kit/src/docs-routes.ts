@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi'
 import type { Env } from 'hono'
 import { sendTagged } from './conditional-get.js'
 import { docsUi } from './docs-ui.js'
-import { errorResponse } from './errors.js'
+import { errorResponse } from './error-response.js'
 import { withImplicitMethods } from './implicit-methods.js'
 
 /** What a service says of itself at the top of its document and page. */

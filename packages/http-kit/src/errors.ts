@@ -1,37 +1,13 @@
-import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { redactText } from './redact.js'
 import { escapeControls, safeInLine } from './safe-in-line.js'
 
-/** The body of every 4xx and 5xx answer. */
-export const errorSchema = z
-  .object({
-    error: z.string().openapi({ example: 'Unauthorized' }),
-    issues: z
-      .array(z.object({ path: z.string(), message: z.string() }))
-      .optional()
-      .openapi({ description: 'What failed validation, field by field' }),
-  })
-  .openapi('Error')
-
-export type ErrorBody = z.infer<typeof errorSchema>
-
-/**
- * An OpenAPI response entry for an error status, with an example answer (the docs page shows
- * it): an error message, or a whole body.
- * @example errorResponse('No item has that id', "item 'tt0111161' not found")
- */
-export function errorResponse(description: string, example: string | ErrorBody) {
-  const body = typeof example === 'string' ? { error: example } : example
-  return { description, content: { 'application/json': { schema: errorSchema, example: body } } }
-}
-
 /** Turns zod issues into the `issues` of an error body, with dotted paths. */
 export function describeIssues(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
-): NonNullable<ErrorBody['issues']> {
+): { path: string; message: string }[] {
   return issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }))
 }
 

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import { errorResponse } from './errors.js'
+import { errorResponse } from './error-response.js'
 
 const healthRoute = createRoute({
   method: 'get',

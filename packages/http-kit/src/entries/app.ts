@@ -1,3 +1,4 @@
 // The app every route of both micros is added to, and the error answers routes declare.
-export { describeIssues, errorResponse } from '../errors.js'
+export { errorResponse } from '../error-response.js'
+export { describeIssues } from '../errors.js'
 export { createServiceApp } from '../service-app.js'

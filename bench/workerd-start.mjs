@@ -1,0 +1,195 @@
+// workerd's own start, without Miniflare: each Worker run by the `workerd` binary Miniflare runs,
+// from a configuration of its own (Cap'n Proto text, the modules embedded), timed from the spawn
+// to the first answer. Under Miniflare (bench/worker-server.mjs) every start also sets up the
+// services Miniflare adds around a Worker (its entry, the cache, the loopback to Node), which the
+// platform does not run, the same for every Worker: here the runtime's start is all there is.
+// The bare Worker, the bare Worker through an object, and items-service's Worker (its default
+// upload, its object's storage holding n movies, POSTed once through the API), started in turn,
+// the order reversed every round, for `GET /items` (the object's first request: the app loads,
+// the store reads the list) and for `GET /` (items-service's page, which the Worker answers
+// itself; the bare Workers answer 404). workerd's CPU is summed over its threads.
+//   npm run bench:workerd-start [-- --rounds 9] [--n 1000]
+import { spawn } from 'node:child_process'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+import { parseArgs } from 'node:util'
+import workerd from 'workerd'
+import { monotonicMs } from './clock.mjs'
+import { median, postAll } from './fixtures.mjs'
+import { count, fixed, ratio } from './format.mjs'
+import { documents, movies } from './movies.mjs'
+import { send } from './servers.mjs'
+import { itemsWorker, snapshotItemsBundle } from './worker-servers.mjs'
+
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '9' }, n: { type: 'string', default: '1000' } },
+})
+const rounds = Number(values.rounds)
+const n = Number(values.n)
+const compatibility = (await readFile(new URL('../items-service/wrangler.toml', import.meta.url)))
+  .toString()
+  .match(/^compatibility_date = "([\d-]+)"/m)?.[1]
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+
+/** workerd's CPU time in ms: every thread's, from the scheduler's count in nanoseconds. */
+async function cpuMs(pid) {
+  let ns = 0
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const stat = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0')
+    ns += Number(stat.split(' ')[0])
+  }
+  return ns / 1e6
+}
+
+/**
+ * A workerd configuration of one Worker (`modules`: file names in `dir`, the first the main one)
+ * serving on `port`, its objects' storage (when `object` names their class) in `storage`.
+ */
+function configOf({ modules, bindings, object }, port, storage) {
+  const text = (value) => JSON.stringify(value)
+  const objects = object
+    ? `durableObjectNamespaces = [(className = ${text(object)}, uniqueKey = "items", enableSql = true)],
+  durableObjectStorage = (localDisk = "storage"),`
+    : ''
+  return `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker), (name = "storage", disk = (path = ${text(storage)}, writable = true))],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [${modules.map((name) => `(name = ${text(name)}, esModule = embed ${text(name)})`).join(', ')}],
+  compatibilityDate = ${text(compatibility)},
+  compatibilityFlags = ["nodejs_compat"],
+  bindings = [${bindings.join(', ')}],
+  ${objects}
+);
+`
+}
+
+/**
+ * Starts `worker` (its modules in `dir`) and asks `path` until it answers: the time from the
+ * spawn to that answer, workerd's CPU until then, the answer, and how to stop it.
+ */
+async function startWorkerd(worker, dir, storage, path) {
+  const port = await freePort()
+  await mkdir(storage, { recursive: true })
+  const config = join(dir, `${basename(storage)}.capnp`)
+  await writeFile(config, configOf(worker, port, storage))
+  const started = monotonicMs()
+  const child = spawn(workerd.default ?? workerd, ['serve', '--experimental', config], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let errors = ''
+  child.stderr.on('data', (chunk) => {
+    errors += chunk
+  })
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.on('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+    }
+    await rm(config, { force: true })
+  }
+  for (;;) {
+    try {
+      const answer = await send(`http://127.0.0.1:${port}${path}`)
+      const ms = monotonicMs() - started
+      return { ms, cpu: await cpuMs(child.pid), answer, url: `http://127.0.0.1:${port}`, stop }
+    } catch {
+      if (child.exitCode !== null) {
+        await stop()
+        throw new Error(`workerd exited: ${errors}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
+  }
+}
+
+const work = await mkdtemp(join(tmpdir(), 'workerd-start-'))
+try {
+  const base = movies(n)
+  // Every module beside the configuration, which embeds them by name.
+  const script = await snapshotItemsBundle(work)
+  const itemsDir = dirname(script)
+  const itemsModules = [script, ...itemsWorker(script).modules].map((path) => basename(path))
+  await cp(new URL('workers/bare-worker.mjs', import.meta.url), join(itemsDir, 'bare-worker.mjs'))
+  await writeFile(join(itemsDir, 'documents.json'), JSON.stringify(documents(base)))
+  const documentsBinding = '(name = "DOCUMENTS", text = embed "documents.json")'
+  const itemsBinding = '(name = "ITEMS", durableObjectNamespace = "ItemsObject")'
+  const workers = {
+    'bare Worker': { modules: ['bare-worker.mjs'], bindings: [documentsBinding] },
+    'bare Worker through an object': {
+      modules: ['bare-worker.mjs'],
+      bindings: [documentsBinding, itemsBinding],
+      object: 'ItemsObject',
+    },
+    'items-service': {
+      modules: itemsModules,
+      bindings: ['(name = "CORS_ORIGINS", text = "*")', itemsBinding],
+      object: 'ItemsObject',
+    },
+  }
+
+  // The movies POSTed once; each start of items-service gets a copy of that storage.
+  const seeded = join(work, 'seeded')
+  const seeding = await startWorkerd(workers['items-service'], itemsDir, seeded, '/items')
+  try {
+    await postAll(seeding, base)
+  } finally {
+    await seeding.stop()
+  }
+  let copies = 0
+  const times = {}
+  for (const path of ['/items', '/']) {
+    times[path] = Object.fromEntries(Object.keys(workers).map((label) => [label, []]))
+    for (let round = 1; round <= rounds; round++) {
+      const order = Object.keys(workers)
+      if (round % 2 === 0) order.reverse()
+      for (const label of order) {
+        const storage = join(work, `state-${++copies}`)
+        if (label === 'items-service') await cp(seeded, storage, { recursive: true })
+        const { ms, cpu, answer, stop } = await startWorkerd(
+          workers[label],
+          itemsDir,
+          storage,
+          path,
+        )
+        await stop()
+        await rm(storage, { recursive: true, force: true })
+        const expected = label === 'items-service' || path === '/items' ? 200 : 404
+        if (answer.status !== expected) throw new Error(`${label}: GET ${path} ${answer.status}`)
+        times[path][label].push({ ms, cpu })
+      }
+    }
+  }
+
+  console.log(
+    `Starts of each Worker under workerd alone (${rounds} each, medians), from workerd's spawn to the first answer; items-service holds ${count(n)} movies.\n`,
+  )
+  console.log(
+    '| first request | Worker | spawn to the answer | over the bare Worker | workerd CPU |',
+  )
+  console.log('|---|---|--:|--:|--:|')
+  for (const [path, byLabel] of Object.entries(times)) {
+    const bare = median(byLabel['bare Worker'].map((run) => run.ms))
+    for (const [label, runs] of Object.entries(byLabel)) {
+      const ms = median(runs.map((run) => run.ms))
+      const cpu = median(runs.map((run) => run.cpu))
+      console.log(
+        `| GET ${path} | ${label} | ${fixed(ms)} ms | ${ratio(ms / bare)} | ${fixed(cpu)} ms |`,
+      )
+    }
+  }
+} finally {
+  await rm(work, { recursive: true, force: true })
+}

@@ -1,0 +1,18 @@
+import { Hono } from 'hono'
+import { PatternRouter } from 'hono/router/pattern-router'
+import {
+  type ServiceAppOptions,
+  type ServiceEnv,
+  withServiceMiddleware,
+} from './service-middleware.js'
+
+/**
+ * A Hono app with the middleware of every app of both micros (`withServiceMiddleware`), for
+ * routes that validate nothing and have no schema to give: loading it evaluates neither zod nor
+ * `@hono/zod-openapi`. A Worker answers its page with it, where an isolate that starts for a
+ * page view would otherwise evaluate the whole API's machinery (`createServiceApp`).
+ * @example createPlainServiceApp({ log, corsOrigins: [], apiKeys: [] }).get('/', answerPage)
+ */
+export function createPlainServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {
+  return withServiceMiddleware(new Hono<ServiceEnv>({ router: new PatternRouter() }), options)
+}

@@ -1,0 +1,61 @@
+import type { Hono } from 'hono'
+import { allowedMethods, noRouteAnswer } from './allowed-methods.js'
+import { type ApiKeyVariables, acceptApiKeys } from './api-key.js'
+import { bodyTimeout } from './body-read-first.js'
+import { cors } from './cors.js'
+import { errorHandler, type KnownError } from './errors.js'
+import type { BodyTimeoutVariables } from './json-body.js'
+import { type RequestLogVariables, requestLog } from './request-log.js'
+
+export type ServiceEnv = {
+  Variables: RequestLogVariables & ApiKeyVariables & BodyTimeoutVariables
+}
+
+export type ServiceAppOptions = {
+  /** Takes each request's line, newline included. */
+  log: (line: string) => void
+  /** Takes the lines of unexpected errors, newline included; `log` when absent. */
+  logError?: (line: string) => void
+  /** The origins whose pages may write without the key (CORS_ORIGINS); every origin may read. */
+  corsOrigins: readonly string[]
+  /** The `x-apikey` values guarded routes accept; none: the guard is open (DESIGN.md). */
+  apiKeys: readonly string[]
+  /** The errors the service answers with a status of their own (its stores' among them). */
+  knownErrors?: readonly KnownError[]
+  /**
+   * How long a request's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. Infinity: no
+   * deadline, for an app whose requests come with their bodies read already.
+   */
+  bodyTimeoutMs?: number
+}
+
+/**
+ * What every app of both micros has, in the same form, put on `app` before its routes: request
+ * ids and log lines, nosniff, CORS, the API-key guard, JSON 404s (405 with `Allow` for a path
+ * that has other methods), and errors answered without internals.
+ */
+export function withServiceMiddleware<App extends Hono<ServiceEnv>>(
+  app: App,
+  {
+    log,
+    logError = log,
+    corsOrigins,
+    apiKeys,
+    knownErrors = [],
+    bodyTimeoutMs = bodyTimeout.defaultMs,
+  }: ServiceAppOptions,
+): App {
+  const keyedWrites = apiKeys.length > 0
+  app.use(
+    ...requestLog({ write: log }),
+    cors({ writeOrigins: corsOrigins, keyedWrites }),
+    acceptApiKeys(apiKeys, { writeOrigins: corsOrigins }),
+    (c, next) => {
+      c.set('bodyTimeoutMs', bodyTimeoutMs)
+      return next()
+    },
+  )
+  app.notFound(noRouteAnswer(allowedMethods(app.routes)))
+  app.onError(errorHandler({ log: logError, known: knownErrors }))
+  return app
+}
