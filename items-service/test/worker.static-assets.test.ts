@@ -58,6 +58,16 @@ describe('the Worker with its static assets', () => {
     expect(logged('/')).toBe(true)
   })
 
+  it('answers HEAD / as Node does: the headers of the page, no body', async () => {
+    const expected = await node().request('/', { method: 'HEAD' })
+    const answer = await worker().request('/', { method: 'HEAD' })
+    expect([answer.status, expected.status]).toEqual([200, 200])
+    expect((await answer.arrayBuffer()).byteLength).toBe(0)
+    for (const name of fileHeaders) {
+      expect(answer.headers.get(name), name).toBe(expected.headers.get(name))
+    }
+  })
+
   it("serves the page's script, styles and icon as static files, without running the Worker", async () => {
     const html = await (await worker().request('/')).text()
     const files = loadedBy(html, '/')
