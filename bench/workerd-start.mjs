@@ -8,14 +8,14 @@
 // the order reversed every round, for `GET /items` (the object's first request: the app loads,
 // the store reads the list) and for `GET /` (items-service's page, which the Worker answers
 // itself; the bare Workers answer 404). workerd's CPU is summed over its threads.
-//   npm run bench:workerd-start [-- --rounds 9] [--n 1000]
+//   npm run bench:workerdstart [-- --rounds 9] [--n 1000]
 import { spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import workerd from 'workerd'
 import { monotonicMs } from './clock.mjs'
 import { median, postAll } from './fixtures.mjs'
 import { count, fixed, ratio } from './format.mjs'
@@ -27,6 +27,9 @@ const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '9' }, n: { type: 'string', default: '1000' } },
 })
 const rounds = Number(values.rounds)
+// The binary of the `workerd` package that Miniflare itself depends on and runs.
+const fromMiniflare = createRequire(createRequire(import.meta.url).resolve('miniflare'))
+const workerd = fromMiniflare('workerd').default
 const n = Number(values.n)
 const compatibility = (await readFile(new URL('../items-service/wrangler.toml', import.meta.url)))
   .toString()
@@ -85,7 +88,7 @@ async function startWorkerd(worker, dir, storage, path) {
   const config = join(dir, `${basename(storage)}.capnp`)
   await writeFile(config, configOf(worker, port, storage))
   const started = monotonicMs()
-  const child = spawn(workerd.default ?? workerd, ['serve', '--experimental', config], {
+  const child = spawn(workerd, ['serve', '--experimental', config], {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let errors = ''
