@@ -43,7 +43,10 @@ const freePort = () =>
     })
   })
 
-/** workerd's CPU time in ms: every thread's, from the scheduler's count in nanoseconds. */
+/**
+ * workerd's CPU time in ms: every thread's, from the scheduler's count in nanoseconds (a start
+ * is a tenth of a second: the clock ticks `cpuSeconds` reads are too coarse for it).
+ */
 async function cpuMs(pid) {
   let ns = 0
   for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {

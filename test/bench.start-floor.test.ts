@@ -1,28 +1,22 @@
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
-
-const run = promisify(execFile)
-const root = fileURLToPath(new URL('../', import.meta.url))
-const bundle = fileURLToPath(
-  new URL('../items-service/dist-worker/bundle/entry.js', import.meta.url),
-)
+import { runBenchScript } from './support/tiny-bench.js'
 
 // Keeps `npm run bench:startfloor` alive: one round at a tiny size. It asserts that every Worker
 // started and answered and that its row is there, never a speed.
 describe('bench/start-floor.mjs', () => {
   let stdout = ''
   beforeAll(async () => {
-    if (!existsSync(bundle)) {
-      await run('npm', ['run', 'build:worker', '-w', 'items-service'], { cwd: root })
-    }
-    ;({ stdout } = await run(
-      process.execPath,
-      ['bench/start-floor.mjs', '--rounds', '1', '--n', '50'],
-      { cwd: root, timeout: 170_000 },
-    ))
+    stdout = await runBenchScript(
+      'start-floor.mjs',
+      ['--rounds', '1', '--n', '50'],
+      [
+        {
+          file: 'items-service/dist-worker/bundle/entry.js',
+          npm: ['run', 'build:worker', '-w', 'items-service'],
+        },
+      ],
+      170_000,
+    )
   }, 180_000)
 
   it('starts the bare Worker, the small Workers and items-service, and prints a row for each', () => {

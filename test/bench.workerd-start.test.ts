@@ -1,14 +1,5 @@
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
-
-const run = promisify(execFile)
-const root = fileURLToPath(new URL('../', import.meta.url))
-const bundle = fileURLToPath(
-  new URL('../items-service/dist-worker/bundle-mongodb/entry.js', import.meta.url),
-)
+import { runBenchScript } from './support/tiny-bench.js'
 
 // Keeps `npm run bench:workerdstart` alive: one round at a tiny size. It asserts that every
 // Worker started under workerd alone and answered as it should (the script throws otherwise),
@@ -16,14 +7,17 @@ const bundle = fileURLToPath(
 describe('bench/workerd-start.mjs', () => {
   let stdout = ''
   beforeAll(async () => {
-    if (!existsSync(bundle)) {
-      await run('npm', ['run', 'build:worker', '-w', 'items-service'], { cwd: root })
-    }
-    ;({ stdout } = await run(
-      process.execPath,
-      ['bench/workerd-start.mjs', '--rounds', '1', '--n', '50'],
-      { cwd: root, timeout: 110_000 },
-    ))
+    stdout = await runBenchScript(
+      'workerd-start.mjs',
+      ['--rounds', '1', '--n', '50'],
+      [
+        {
+          file: 'items-service/dist-worker/bundle-mongodb/entry.js',
+          npm: ['run', 'build:worker', '-w', 'items-service'],
+        },
+      ],
+      110_000,
+    )
   }, 120_000)
 
   it('starts the bare Workers and items-service for GET /items and GET /, a row for each', () => {

@@ -1,13 +1,14 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { ErrorBody } from './error-response.js'
 import { redactText } from './redact.js'
 import { escapeControls, safeInLine } from './safe-in-line.js'
 
 /** Turns zod issues into the `issues` of an error body, with dotted paths. */
 export function describeIssues(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
-): { path: string; message: string }[] {
+): NonNullable<ErrorBody['issues']> {
   return issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }))
 }
 
