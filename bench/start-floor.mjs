@@ -1,6 +1,6 @@
 // How much of a Worker's start the libraries it is written with set by themselves: small Workers
 // of one route each (bench/workers/floor-*.mjs: Hono; zod; zod's `zod/mini`; Hono with
-// @hono/zod-openapi, as items-service's routes are written), bundled as items-service's Worker
+// http-kit's route table, as items-service's routes are written), bundled as items-service's Worker
 // is, started in turn with the bare Worker and items-service's (holding n movies), the order
 // reversed every round. Each start is timed from workerd's spawn to the first 200 of GET /items.
 //   npm run bench:startfloor [-- --rounds 9] [--n 1000]
@@ -36,7 +36,7 @@ const floors = {
   'Hono, one route': 'floor-hono.mjs',
   "zod's `zod/mini`, one schema checked": 'floor-zod-mini.mjs',
   'zod, one schema checked': 'floor-zod.mjs',
-  'Hono with `@hono/zod-openapi`, one route and its schema': 'floor-zod-openapi.mjs',
+  "Hono with http-kit's `ApiApp`, one route and its schema": 'floor-api-app.mjs',
 }
 
 const work = await mkdtemp(join(tmpdir(), 'start-floor-'))

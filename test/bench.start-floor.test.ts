@@ -27,7 +27,7 @@ describe('bench/start-floor.mjs', () => {
       'Hono, one route',
       "zod's `zod/mini`, one schema checked",
       'zod, one schema checked',
-      'Hono with `@hono/zod-openapi`, one route and its schema',
+      "Hono with http-kit's `ApiApp`, one route and its schema",
       'items-service',
     ]) {
       expect(stdout).toMatch(row(label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), '[\\d,]+ KB'))

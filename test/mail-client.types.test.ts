@@ -1,5 +1,5 @@
-import type { z } from '@hono/zod-openapi'
 import { expectTypeOf, it } from 'vitest'
+import type * as z from 'zod/mini'
 import type { mailLogRecordSchema } from '../mail-service/src/records/records.routes.js'
 import type {
   providerAnswerSchema,

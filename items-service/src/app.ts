@@ -63,14 +63,11 @@ export function createApp({
     ],
     ...(bodyTimeoutMs !== undefined && { bodyTimeoutMs }),
   })
-  app.route('/', healthApp({ store }))
+  app.include(healthApp({ store }))
   // Before the item routes: `/items/events` is the feed, not the item of id `events`.
-  app.route('/', eventsApp({ store, ...events }))
+  app.include(eventsApp({ store, ...events }))
   const writable = bounds ? withBounds(store, bounds) : store
-  const routes = app.route('/', itemsApp({ store: writable, compress }))
-  for (const [name, schema] of Object.entries(fieldRules.components)) {
-    app.openAPIRegistry.registerComponent('schemas', name, schema)
-  }
+  app.include(itemsApp({ store: writable, compress }))
   addDocsRoutes(app, {
     title: 'items-service',
     version: '1.0.0',
@@ -78,9 +75,9 @@ export function createApp({
       'Movie records for browser apps. Every mutation answers the complete current list. Errors are `{"error": "..."}`, with `issues` for validation. A method a path does not have answers 405 with `Allow`; a plain `OPTIONS` answers 204 with `Allow`.',
     tags: { Items: 'Movie records, by id', 'Web app': 'The browser app that uses this API' },
     keyed: apiKey !== undefined,
+    schemas: fieldRules.components,
   })
-  app.route('/', webRoutes({ assets: webAssets, mailServiceUrl }))
-  return routes
+  return app.include(webRoutes({ assets: webAssets, mailServiceUrl }))
 }
 
 export type AppType = ReturnType<typeof createApp>

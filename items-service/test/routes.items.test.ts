@@ -99,6 +99,22 @@ describe.each(targets)('the items routes on $name', (target) => {
     expect((await call('/healthz')).status).toBe(200)
   })
 
+  it('says in English what each field of a refused body lacks', async () => {
+    const posted = await send('POST', '/items', { id: 'tt-short', name: '' })
+    expect(posted.status).toBe(400)
+    expect(await posted.json()).toEqual({
+      error: 'invalid request body',
+      issues: [
+        { path: 'name', message: 'Too small: expected string to have >=1 characters' },
+        { path: 'genre', message: 'Invalid input: expected string, received undefined' },
+      ],
+    })
+    const put = await send('PUT', path('tt-short'), {})
+    expect(await put.json()).toEqual({
+      error: 'invalid request body',
+      issues: [{ path: '', message: 'at least one field is required' }],
+    })
+  })
   it('answers 415 to a body that is not declared JSON', async () => {
     const before = await list()
     const response = await call('/items', {

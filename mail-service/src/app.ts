@@ -90,18 +90,17 @@ export function createApp({
     ],
     ...(bodyTimeoutMs !== undefined && { bodyTimeoutMs }),
   })
-  // A sub-app mounted with `route` validates with this app's hook (the kit's 400 answers).
+  // `include`, not `route`: the app's OpenAPI document is made of the routes it includes.
   // Every store a send needs: the log and keys and counts may live in different places.
   const stores = [mailLog, idempotency, counter, ...(outbox ? [outbox] : [])]
-  app.route('/', healthApp({ stores, logError }))
-  app.route(
-    '/',
+  app.include(healthApp({ stores, logError }))
+  app.include(
     sendMailApp({
       ...{ mailer, mailLog, template, retry, logError },
       ...{ idempotency, counter, rateLimits, timeoutMs, background },
     }),
   )
-  app.route('/', recordsApp({ mailLog, outbox, readerOf: recordReader(adminApiKeys), logError }))
+  app.include(recordsApp({ mailLog, outbox, readerOf: recordReader(adminApiKeys), logError }))
   addDocsRoutes(app, {
     title: 'Mail service',
     version: '1.0.0',

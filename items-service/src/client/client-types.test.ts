@@ -1,6 +1,6 @@
-import type { z } from '@hono/zod-openapi'
-import type { ExtractSchema } from 'hono/types'
+import type { AnswerSchema } from '@movies-and-mail/http-kit/api-route'
 import { describe, expectTypeOf, it } from 'vitest'
+import type { $ZodType, input, output } from 'zod/v4/core'
 import type {
   ErrorBody,
   Item,
@@ -11,38 +11,43 @@ import type {
   TaggedItem,
   ValidationIssue,
 } from '../../../packages/items-client/src/index.js'
-import type { eventsApp } from '../events/events.app.js'
+import type { itemEventsRoute } from '../events/events.routes.js'
 import type { itemFieldsSchema, itemSchema, newItemSchema } from '../items/item.schema.js'
-import type { ItemsApp } from '../items/items.app.js'
+import type * as routes from '../items/items.routes.js'
 import type * as port from '../store/item-store.js'
 
 // The published client declares the API's types by hand, so that its declarations need nothing
 // of the service. These checks hold them to the routes' own types; `npm run typecheck` runs them.
 
-type Routes = ExtractSchema<ItemsApp>
-type Endpoint<Path extends keyof Routes, Method extends keyof Routes[Path]> = Routes[Path][Method]
-type Answer<E, Status> = E extends { status: Status; output: infer Output } ? Output : never
-type Success<E> = Answer<E, 200 | 201>
+type Statuses<R> = R extends { responses: infer Answers } ? keyof Answers : never
+type Answer<R, Status> = output<AnswerSchema<R, Status> & $ZodType>
+type Success<R> = Answer<R, 200 | 201>
 // 304 has no body: only a caller that sent If-None-Match itself gets it.
-type Failure<E> = Answer<E, Exclude<E extends { status: infer S } ? S : never, 200 | 201 | 304>>
-type Json<E> = E extends { input: { json: infer Body } } ? Body : never
-type Param<E> = E extends { input: { param: { id: infer Id } } } ? Id : never
+type Failure<R> = Answer<R, Exclude<Statuses<R>, 200 | 201 | 304>>
+type Json<R> = R extends {
+  request: { body: { content: { 'application/json': { schema: infer S extends $ZodType } } } }
+}
+  ? input<S>
+  : never
+type Param<R> = R extends { request: { params: infer S extends $ZodType } }
+  ? input<S>['id' & keyof input<S>]
+  : never
 
-type List = Endpoint<'/items', '$get'>
-type Get = Endpoint<'/items/:id', '$get'>
-type Create = Endpoint<'/items', '$post'>
-type Update = Endpoint<'/items/:id', '$put'>
-type Remove = Endpoint<'/items/:id', '$delete'>
-type Events = ExtractSchema<ReturnType<typeof eventsApp>>['/items/events']['$get']
+type List = typeof routes.listItemsRoute
+type Get = typeof routes.getItemRoute
+type Create = typeof routes.createItemRoute
+type Update = typeof routes.updateItemRoute
+type Remove = typeof routes.deleteItemRoute
+type Events = typeof itemEventsRoute
 
 type Client = ItemsClient
 type Resolved<K extends keyof Client> = Awaited<ReturnType<Client[K]>>
 
 describe('the published client’s types', () => {
   it('are the schema’s types and the store port’s, under the OpenAPI document’s names', () => {
-    expectTypeOf<Item>().toEqualTypeOf<z.infer<typeof itemSchema>>()
-    expectTypeOf<NewItem>().toEqualTypeOf<z.infer<typeof newItemSchema>>()
-    expectTypeOf<ItemFields>().toEqualTypeOf<z.infer<typeof itemFieldsSchema>>()
+    expectTypeOf<Item>().toEqualTypeOf<output<typeof itemSchema>>()
+    expectTypeOf<NewItem>().toEqualTypeOf<output<typeof newItemSchema>>()
+    expectTypeOf<ItemFields>().toEqualTypeOf<output<typeof itemFieldsSchema>>()
     expectTypeOf<Item>().toEqualTypeOf<port.Item>()
     expectTypeOf<NewItem>().toEqualTypeOf<port.NewItem>()
     expectTypeOf<ItemFields>().toEqualTypeOf<port.ItemFields>()

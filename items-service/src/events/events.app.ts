@@ -1,4 +1,4 @@
-import { OpenAPIHono } from '@hono/zod-openapi'
+import { ApiApp } from '@movies-and-mail/http-kit/api-route'
 import type { ItemStore } from '../store/item-store.js'
 import { clientAddress } from './client-address.js'
 import { eventStream } from './event-stream.js'
@@ -48,7 +48,7 @@ export function eventsApp({
   let open = 0
   /** Streams open per client address; an address leaves the map with its last stream. */
   const openBy = new Map<string, number>()
-  return new OpenAPIHono().openapi(itemEventsRoute, async (c) => {
+  return new ApiApp().openapi(itemEventsRoute, async (c) => {
     const feed = store.changes
     if (!feed) {
       const error =

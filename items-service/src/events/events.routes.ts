@@ -1,4 +1,4 @@
-import { createRoute } from '@hono/zod-openapi'
+import { apiRoute } from '@movies-and-mail/http-kit/api-route'
 import { errorResponse } from '@movies-and-mail/http-kit/app'
 
 const example = [
@@ -22,7 +22,7 @@ const retryAfter = {
   schema: { type: 'integer', minimum: 1, example: 5 },
 } as const
 
-export const itemEventsRoute = createRoute({
+export const itemEventsRoute = apiRoute({
   method: 'get',
   path: '/items/events',
   operationId: 'followItemEvents',

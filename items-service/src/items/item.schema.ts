@@ -1,6 +1,7 @@
-import { z } from '@hono/zod-openapi'
+import { documented, named } from '@movies-and-mail/http-kit/api-route'
 import { malformedText } from '@movies-and-mail/http-kit/json'
 import type { MiddlewareHandler } from 'hono'
+import * as z from 'zod/mini'
 
 // What an item may be: the zod schemas the routes validate with (and the OpenAPI document and the
 // typed client are made of), and the rules on field names and nesting that run before them.
@@ -142,43 +143,42 @@ const dotSegments = ['.', '..']
 /** Ids a write may not give: `GET /items/events` is the change feed. */
 const reservedIds = ['events', ...dotSegments]
 
-const anyItemId = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(noControlCharacters, 'must not contain control characters')
-  .refine(isWellFormed, malformedText.value)
-  .refine((id) => !dotSegments.includes(id), 'must not be . or .., which a URL path cannot hold')
+const anyItemId = z.string().check(
+  z.minLength(1),
+  z.maxLength(200),
+  z.regex(noControlCharacters, 'must not contain control characters'),
+  z.refine(isWellFormed, malformedText.value),
+  z.refine((id) => !dotSegments.includes(id), 'must not be . or .., which a URL path cannot hold'),
+)
 const idDocs = {
   description: 'Public key of the item, e.g. an IMDb id',
   example: 'tt0111161',
   pattern: idPattern,
 }
 /** An id as paths and stored items carry it. */
-const itemId = anyItemId.openapi({ ...idDocs, not: { enum: dotSegments } })
+const itemId = documented(anyItemId, { ...idDocs, not: { enum: dotSegments } })
 /**
  * An id a write may give: not `events`, since `GET /items/events` is the change feed. An item
  * stored with that id before stays readable in the list, and can be updated and deleted.
  */
-const newItemId = anyItemId
-  .refine((id) => id !== 'events', "'events' is reserved: GET /items/events is the change feed")
-  .openapi({
+const newItemId = documented(
+  anyItemId.check(
+    z.refine((id) => id !== 'events', "'events' is reserved: GET /items/events is the change feed"),
+  ),
+  {
     ...idDocs,
     description: `${idDocs.description}; not \`events\` (the change feed's path), \`.\` or \`..\``,
     not: { enum: reservedIds },
-  })
-const name = z
-  .string()
-  .min(1)
-  .max(500)
-  .refine(isWellFormed, malformedText.value)
-  .openapi({ example: 'The Shawshank Redemption', pattern: wellFormed })
-const genre = z
-  .string()
-  .min(1)
-  .max(100)
-  .refine(isWellFormed, malformedText.value)
-  .openapi({ example: 'Drama', pattern: wellFormed })
+  },
+)
+const name = documented(
+  z.string().check(z.minLength(1), z.maxLength(500), z.refine(isWellFormed, malformedText.value)),
+  { example: 'The Shawshank Redemption', pattern: wellFormed },
+)
+const genre = documented(
+  z.string().check(z.minLength(1), z.maxLength(100), z.refine(isWellFormed, malformedText.value)),
+  { example: 'Drama', pattern: wellFormed },
+)
 
 /**
  * What the document says of a body's other fields, beyond what zod checks here: the names and
@@ -195,26 +195,32 @@ const otherFieldsRule =
   'Unicode (no lone UTF-16 surrogate).'
 
 /** POST /items body: the three required fields; other top-level fields are stored as given. */
-export const newItemSchema = z
-  .object({ id: newItemId, name, genre })
-  .catchall(z.unknown())
-  .openapi('NewItem', {
+export const newItemSchema = named(
+  'NewItem',
+  z.catchall(z.object({ id: newItemId, name, genre }), z.unknown()),
+  {
     description: otherFieldsRule,
     ...otherFields,
     example: { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama', year: 1994 },
-  })
+  },
+)
 
 /** PUT /items/:id body: any subset of the fields, at least one. */
-export const itemFieldsSchema = z
-  .object({ id: newItemId.optional(), name: name.optional(), genre: genre.optional() })
-  .catchall(z.unknown())
-  .refine((fields) => Object.keys(fields).length > 0, 'at least one field is required')
-  .openapi('ItemFields', {
+export const itemFieldsSchema = named(
+  'ItemFields',
+  z
+    .catchall(
+      z.object({ id: z.optional(newItemId), name: z.optional(name), genre: z.optional(genre) }),
+      z.unknown(),
+    )
+    .check(z.refine((fields) => Object.keys(fields).length > 0, 'at least one field is required')),
+  {
     description: `Any of the fields, at least one. ${otherFieldsRule}`,
     minProperties: 1,
     ...otherFields,
     example: { genre: 'Drama, Crime' },
-  })
+  },
+)
 
 const storedExample = {
   _id: '6740a1f2c3d4e5f6a7b8c9d0',
@@ -225,26 +231,27 @@ const storedExample = {
 }
 
 /** An item as every read returns it. */
-export const itemSchema = z
-  .object({
-    _id: z
-      .string()
-      .regex(/^[0-9a-f]{24}$/)
-      .openapi({ example: '6740a1f2c3d4e5f6a7b8c9d0' }),
-    id: itemId,
-    name,
-    genre,
-  })
-  .catchall(z.unknown())
-  .openapi('Item', { example: storedExample })
+export const itemSchema = named(
+  'Item',
+  z.catchall(
+    z.object({
+      _id: documented(z.string().check(z.regex(/^[0-9a-f]{24}$/)), {
+        example: '6740a1f2c3d4e5f6a7b8c9d0',
+      }),
+      id: itemId,
+      name,
+      genre,
+    }),
+    z.unknown(),
+  ),
+  { example: storedExample },
+)
 
-export const itemListSchema = z.array(itemSchema).openapi('ItemList', {
+export const itemListSchema = named('ItemList', z.array(itemSchema), {
   example: [
     storedExample,
     { _id: '6740a1f2c3d4e5f6a7b8c9d1', id: 'tt0068646', name: 'The Godfather', genre: 'Crime' },
   ],
 })
 
-export const itemIdParamSchema = z.object({
-  id: itemId.openapi({ param: { name: 'id', in: 'path' } }),
-})
+export const itemIdParamSchema = z.object({ id: itemId })

@@ -1,4 +1,4 @@
-import { OpenAPIHono } from '@hono/zod-openapi'
+import { ApiApp } from '@movies-and-mail/http-kit/api-route'
 import { answerTagged, sendTagged, type Tagged } from '@movies-and-mail/http-kit/conditional-get'
 import { jsonBytes } from '@movies-and-mail/http-kit/json'
 import type { Context } from 'hono'
@@ -92,7 +92,7 @@ async function pageTag(body: Uint8Array, cursor: string | undefined): Promise<st
  * the status of why the store refused it.
  */
 export function itemsApp({ store, compress }: ItemsAppOptions) {
-  return new OpenAPIHono()
+  return new ApiApp()
     .openapi(listItemsRoute, async (c) => {
       const ifNoneMatch = c.req.header('if-none-match')
       // `/items` and `/items?` alike: with no query, exactly the list, compressed if taken.

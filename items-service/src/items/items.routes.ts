@@ -1,5 +1,5 @@
-import { createRoute } from '@hono/zod-openapi'
 import { guarded } from '@movies-and-mail/http-kit/api-key'
+import { apiRoute } from '@movies-and-mail/http-kit/api-route'
 import { errorResponse } from '@movies-and-mail/http-kit/app'
 import { decodablePath } from '@movies-and-mail/http-kit/decodable-path'
 import { jsonObjectBody } from '@movies-and-mail/http-kit/json'
@@ -98,7 +98,7 @@ const badQuery = errorResponse('A query parameter has a value it cannot have', {
   issues: [{ path: 'sort', message: sortIssue }],
 })
 
-export const listItemsRoute = createRoute({
+export const listItemsRoute = apiRoute({
   method: 'get',
   path: '/items',
   operationId: 'listItems',
@@ -136,7 +136,7 @@ export const listItemsRoute = createRoute({
   },
 })
 
-export const getItemRoute = createRoute({
+export const getItemRoute = apiRoute({
   method: 'get',
   path: '/items/{id}',
   operationId: 'getItem',
@@ -160,7 +160,7 @@ export const getItemRoute = createRoute({
   },
 })
 
-export const createItemRoute = createRoute(
+export const createItemRoute = apiRoute(
   guarded({
     method: 'post',
     path: '/items',
@@ -201,7 +201,7 @@ export const createItemRoute = createRoute(
   }),
 )
 
-export const updateItemRoute = createRoute(
+export const updateItemRoute = apiRoute(
   guarded({
     method: 'put',
     path: '/items/{id}',
@@ -237,7 +237,7 @@ export const updateItemRoute = createRoute(
   }),
 )
 
-export const deleteItemRoute = createRoute(
+export const deleteItemRoute = apiRoute(
   guarded({
     method: 'delete',
     path: '/items/{id}',

@@ -1,9 +1,10 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { ApiApp, apiRoute, documented } from '@movies-and-mail/http-kit/api-route'
 import { errorResponse } from '@movies-and-mail/http-kit/app'
+import * as z from 'zod/mini'
 import { pageAnswer } from './page-answer.js'
 import type { WebAssets } from './web-assets.js'
 
-const webPageRoute = createRoute({
+const webPageRoute = apiRoute({
   method: 'get',
   path: '/',
   operationId: 'getWebPage',
@@ -15,7 +16,9 @@ const webPageRoute = createRoute({
     200: {
       description: 'The HTML shell of the web app; its script and styles come from /assets/',
       content: {
-        'text/html': { schema: z.string().openapi({ example: '<!doctype html><html>…</html>' }) },
+        'text/html': {
+          schema: documented(z.string(), { example: '<!doctype html><html>…</html>' }),
+        },
       },
     },
   },
@@ -23,9 +26,9 @@ const webPageRoute = createRoute({
 
 /** A file of the media types `mediaTypeOf` gives: script, styles, icons, source maps. */
 const text = (example: string) => ({ schema: z.string(), example })
-const binary = { schema: z.string().openapi({ format: 'binary' }) }
+const binary = { schema: documented(z.string(), { format: 'binary' }) }
 
-const webAssetRoute = createRoute({
+const webAssetRoute = apiRoute({
   method: 'get',
   path: '/assets/{file}',
   operationId: 'getWebAsset',
@@ -34,9 +37,7 @@ const webAssetRoute = createRoute({
   description: "The web app's built files, by name, with their media type.",
   security: [],
   request: {
-    params: z.object({
-      file: z.string().openapi({ param: { name: 'file', in: 'path' }, example: 'app.js' }),
-    }),
+    params: z.object({ file: documented(z.string(), { example: 'app.js' }) }),
   },
   responses: {
     200: {
@@ -66,10 +67,10 @@ export function webRoutes({
   assets: WebAssets
   mailServiceUrl: string
 }) {
-  return new OpenAPIHono()
+  return new ApiApp()
     .openapi(webPageRoute, pageAnswer({ mailServiceUrl }))
     .openapi(webAssetRoute, (c) => {
-      const asset = assets.get(c.req.param('file'))
+      const asset = assets.get(c.req.valid('param').file)
       if (!asset) return c.json({ error: 'no such asset' }, 404)
       c.header('content-type', asset.type)
       c.header('cache-control', 'no-cache')

@@ -1,4 +1,4 @@
-import { OpenAPIHono } from '@hono/zod-openapi'
+import { ApiApp } from '@movies-and-mail/http-kit/api-route'
 import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { RecordReader } from '../api-keys/key-owner.js'
 import type { OutboxMailer } from '../mailer/outbox-mailer.js'
@@ -25,7 +25,7 @@ export function recordsApp({ mailLog, outbox, readerOf, logError = console.error
     logError(`${what}: ${error instanceof Error ? error.message : String(error)}`)
     return new StoreUnavailableError(`the ${what} does not answer`, { cause: error })
   }
-  return new OpenAPIHono()
+  return new ApiApp()
     .openapi(mailLogRoute, async (c) => {
       const { limit, cursor } = c.req.valid('query')
       const { owner } = await readerOf(c.req.header('x-apikey') ?? '')

@@ -1,28 +1,31 @@
-import { createRoute, z } from '@hono/zod-openapi'
 import { guarded } from '@movies-and-mail/http-kit/api-key'
+import { apiRoute, documented, named } from '@movies-and-mail/http-kit/api-route'
 import { errorResponse } from '@movies-and-mail/http-kit/app'
+import * as z from 'zod/mini'
 
 /** An `_id` as the logs make them: the creation second in 8 hex digits, then 16 more. */
 const recordIdExample = '6955b9004f1e2d3c4b000001'
 
 const pageQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
-    .default(100)
-    .openapi({ description: 'How many records, newest first', example: 20 }),
-  cursor: z
-    .string()
-    .regex(/^[0-9a-f]{24}$/, { error: 'must be a record `_id`: 24 lowercase hex characters' })
-    .optional()
-    .openapi({
+  limit: documented(z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 100), {
+    description: 'How many records, newest first',
+    example: 20,
+  }),
+  cursor: documented(
+    z.optional(
+      z.string().check(
+        z.regex(/^[0-9a-f]{24}$/, {
+          error: 'must be a record `_id`: 24 lowercase hex characters',
+        }),
+      ),
+    ),
+    {
       description:
         'The `_id` of the last record of the previous page: the page holds the records before ' +
         'it. The `Link` header of a full page gives it; without it the page starts at the newest.',
       example: recordIdExample,
-    }),
+    },
+  ),
 })
 
 /** The answer's `Link` header, present when the page is full: more may come before it. */
@@ -49,7 +52,7 @@ const ownScope = (what: string) =>
   `Each key lists only ${what} with it; a key of \`ADMIN_API_KEYS\` lists every one, ` +
   'the records made before records had owners included (only an admin key sees those).'
 
-const stored = { _id: z.string().openapi({ example: recordIdExample }) }
+const stored = { _id: documented(z.string(), { example: recordIdExample }) }
 const mailLogRecordExample = {
   _id: recordIdExample,
   email: 'ada@example.com',
@@ -66,28 +69,32 @@ const outboxMessageExample = {
   queuedAt: '2026-01-01T12:00:00.000Z',
 }
 
-export const mailLogRecordSchema = z
-  .object({
+export const mailLogRecordSchema = named(
+  'MailLogRecord',
+  z.object({
     ...stored,
     email: z.string(),
     name: z.string(),
-    output: z.record(z.string(), z.unknown()).openapi({ description: "The provider's answer" }),
-  })
-  .openapi('MailLogRecord', { example: mailLogRecordExample })
+    output: documented(z.record(z.string(), z.unknown()), { description: "The provider's answer" }),
+  }),
+  { example: mailLogRecordExample },
+)
 
-export const outboxMessageSchema = z
-  .object({
+export const outboxMessageSchema = named(
+  'OutboxMessage',
+  z.object({
     ...stored,
-    id: z.string().openapi({ example: '<20260101120000.5f3c9a1b2d4e6f70@outbox.local>' }),
+    id: documented(z.string(), { example: '<20260101120000.5f3c9a1b2d4e6f70@outbox.local>' }),
     from: z.string(),
     to: z.string(),
     subject: z.string(),
     text: z.string(),
-    queuedAt: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('OutboxMessage', { example: outboxMessageExample })
+    queuedAt: documented(z.string(), { format: 'date-time' }),
+  }),
+  { example: outboxMessageExample },
+)
 
-export const mailLogRoute = createRoute(
+export const mailLogRoute = apiRoute(
   guarded({
     method: 'get',
     path: '/maillog',
@@ -117,7 +124,7 @@ export const mailLogRoute = createRoute(
   }),
 )
 
-export const outboxRoute = createRoute(
+export const outboxRoute = apiRoute(
   guarded({
     method: 'get',
     path: '/outbox',

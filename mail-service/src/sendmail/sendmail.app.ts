@@ -1,16 +1,9 @@
-import { OpenAPIHono } from '@hono/zod-openapi'
+import { ApiApp } from '@movies-and-mail/http-kit/api-route'
 import { jsonBytes } from '@movies-and-mail/http-kit/json'
 import type { Background } from './background.js'
-import { type FailureStatus, type SendMailDeps, sendMail } from './send-mail.js'
+import { type SendMailDeps, sendMail } from './send-mail.js'
 import { sendMailRoute } from './sendmail.routes.js'
 import type { ProviderAnswer } from './sendmail.schema.js'
-
-/** The failure statuses the route declares one by one; its `default` stands for the others. */
-type Declared = Extract<FailureStatus, keyof typeof sendMailRoute.responses>
-
-function declared(status: FailureStatus): status is Declared {
-  return status in sendMailRoute.responses
-}
 
 const encoder = new TextEncoder()
 
@@ -19,7 +12,7 @@ const encoder = new TextEncoder()
  * decides the answer, and a send that outlives the answer is kept running by `background`.
  */
 export function sendMailApp({ background, ...deps }: SendMailDeps & { background: Background }) {
-  return new OpenAPIHono().openapi(sendMailRoute, async (c) => {
+  return new ApiApp().openapi(sendMailRoute, async (c) => {
     const { email, name } = c.req.valid('json')
     const outcome = await sendMail(deps, {
       email,
@@ -33,8 +26,6 @@ export function sendMailApp({ background, ...deps }: SendMailDeps & { background
       return jsonBytes<ProviderAnswer, 201>(c, encoder.encode(outcome.body), 201, outcome.headers)
     }
     const { status, body, headers } = outcome
-    // Both answer alike: the route's entry for a status it declares types the one, its
-    // `default` (a provider's own status) the other.
-    return declared(status) ? c.json(body, status, headers) : c.json(body, status, headers)
+    return c.json(body, status, headers)
   })
 }

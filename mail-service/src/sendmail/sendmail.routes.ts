@@ -1,13 +1,25 @@
-import { createRoute, z } from '@hono/zod-openapi'
 import { guarded } from '@movies-and-mail/http-kit/api-key'
+import { apiRoute, documented } from '@movies-and-mail/http-kit/api-route'
 import { errorResponse } from '@movies-and-mail/http-kit/app'
 import { jsonObjectBody } from '@movies-and-mail/http-kit/json'
+import * as z from 'zod/mini'
+import { validIdempotencyKey } from '../ports/idempotency-store.js'
 import { providerAnswerSchema, sendMailBodySchema } from './sendmail.schema.js'
 
 /** Largest accepted body. */
 export const maxSendMailBodyBytes = 16 * 1024
 
-export const sendMailRoute = createRoute(
+const idempotencyKey = documented(
+  z.string().check(z.regex(validIdempotencyKey, 'must be 1-255 printable ASCII characters')),
+  {
+    description:
+      'Makes a retry safe: a repeat with the same key and body within 24 hours gets the first ' +
+      'answer again (with `Idempotent-Replayed: true`) and sends nothing. Scoped to the API key.',
+    example: 'signup-4711',
+  },
+)
+
+export const sendMailRoute = apiRoute(
   guarded({
     method: 'post',
     path: '/sendmail',
@@ -21,19 +33,8 @@ export const sendMailRoute = createRoute(
       'passed on with its status text.',
     middleware: jsonObjectBody({ maxBytes: maxSendMailBodyBytes }),
     request: {
-      headers: z.object({
-        'idempotency-key': z
-          .string()
-          .regex(/^[\x20-\x7e]{1,255}$/, 'must be 1-255 printable ASCII characters')
-          .optional()
-          .openapi({
-            description:
-              'Makes a retry safe: a repeat with the same key and body within 24 hours gets the ' +
-              'first answer again (with `Idempotent-Replayed: true`) and sends nothing. Scoped ' +
-              'to the API key.',
-            example: 'signup-4711',
-          }),
-      }),
+      // Checked before the body's JSON: a request wrong in both hears of its header.
+      headers: z.object({ 'idempotency-key': z.optional(idempotencyKey) }),
       body: { required: true, content: { 'application/json': { schema: sendMailBodySchema } } },
     },
     responses: {

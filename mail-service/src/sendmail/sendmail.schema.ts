@@ -1,5 +1,6 @@
-import { z } from '@hono/zod-openapi'
+import { documented, named } from '@movies-and-mail/http-kit/api-route'
 import { malformedText } from '@movies-and-mail/http-kit/json'
+import * as z from 'zod/mini'
 
 // Addresses hold ASCII `atext` and, beyond ASCII, letters and digits of any script (\p{L},
 // \p{N}). A published pattern must mean the same with and without the `u` flag (Spectral
@@ -32,51 +33,60 @@ const controlCharacter = new RegExp(`[${controlRanges}]`)
 /** What the checks of `name` below admit, as one pattern for the document. */
 const printableNotBlank = `^(?=[\\s\\S]*\\S)(?:[^${controlRanges}\\ud800-\\udfff]|${pair})*$`
 
-export const sendMailBodySchema = z
-  .object({
-    email: z
-      .string()
-      .max(254, 'must be at most 254 characters')
-      .regex(addressShape, { error: invalidAddress, abort: true })
-      .refine((email) => lettersBeyondAscii.test(email), invalidAddress)
+export const sendMailBodySchema = named(
+  'SendMailRequest',
+  z.object({
+    email: documented(
+      z.string().check(
+        z.maxLength(254, 'must be at most 254 characters'),
+        z.regex(addressShape, { error: invalidAddress, abort: true }),
+        z.refine((email) => lettersBeyondAscii.test(email), invalidAddress),
+      ),
       // No `format: email`: it refuses the Unicode addresses this accepts.
-      .openapi({
+      {
         example: 'ada@example.com',
         description:
           'One bare address. Beyond ASCII only letters and digits (Unicode L and N), which the ' +
           'pattern cannot say: it admits any character there. Delivered and logged as given; ' +
           'the recipient rate limit counts it in lower case, without the `+tag` of its local part.',
-      }),
-    name: z
-      .string()
-      .refine((name) => name.length > 0, { message: 'must not be empty', abort: true })
-      .refine((name) => [...name].length <= 100, 'must be at most 100 characters')
-      .refine((name) => !controlCharacter.test(name), 'must not contain control characters')
-      .refine((name) => name.trim().length > 0, 'must not be blank')
-      .refine((name) => name.isWellFormed(), malformedText.value)
-      .openapi({
+      },
+    ),
+    name: documented(
+      z.string().check(
+        z.refine((name) => name.length > 0, { message: 'must not be empty', abort: true }),
+        z.refine((name) => [...name].length <= 100, 'must be at most 100 characters'),
+        z.refine((name) => !controlCharacter.test(name), 'must not contain control characters'),
+        z.refine((name) => name.trim().length > 0, 'must not be blank'),
+        z.refine((name) => name.isWellFormed(), malformedText.value),
+      ),
+      // The refinements have no JSON Schema of their own: what they admit, said by hand.
+      {
         example: 'Ada Lovelace',
         minLength: 1,
         maxLength: 100,
         pattern: printableNotBlank,
         description: 'Not blank, without control characters, well-formed (no lone surrogate)',
-      }),
-  })
-  .openapi('SendMailRequest', { example: { email: 'ada@example.com', name: 'Ada Lovelace' } })
+      },
+    ),
+  }),
+  { example: { email: 'ada@example.com', name: 'Ada Lovelace' } },
+)
 
 export type SendMailBody = z.infer<typeof sendMailBodySchema>
 
-export const providerAnswerSchema = z
-  .looseObject({
-    id: z.string().openapi({ example: '<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>' }),
-    message: z.string().openapi({ example: 'Queued. Thank you.' }),
-  })
-  .openapi('ProviderAnswer', {
+export const providerAnswerSchema = named(
+  'ProviderAnswer',
+  z.looseObject({
+    id: documented(z.string(), { example: '<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>' }),
+    message: documented(z.string(), { example: 'Queued. Thank you.' }),
+  }),
+  {
     description: "The mail provider's answer, passed on byte for byte",
     example: {
       id: '<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>',
       message: 'Queued. Thank you.',
     },
-  })
+  },
+)
 
 export type ProviderAnswer = z.infer<typeof providerAnswerSchema>

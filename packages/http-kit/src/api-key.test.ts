@@ -1,11 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { describe, expect, it } from 'vitest'
+import * as z from 'zod/mini'
+import { ApiApp } from './api-app.js'
 import { acceptApiKeys, guarded } from './api-key.js'
+import { apiRoute } from './api-route.js'
+import { openApiDocument } from './openapi-document.js'
 
-const secretRoute = createRoute(
+const secretRoute = apiRoute(
   guarded({
     method: 'post',
     path: '/secret',
+    operationId: 'postSecret',
     responses: {
       200: { description: 'ok', content: { 'application/json': { schema: z.object({}) } } },
     },
@@ -13,13 +17,13 @@ const secretRoute = createRoute(
 )
 
 function guardedApp(keys?: readonly string[], writeOrigins?: readonly string[]) {
-  const app = new OpenAPIHono()
+  const app = new ApiApp()
   if (keys) app.use(acceptApiKeys(keys, { writeOrigins }))
   app.openapi(secretRoute, (c) => c.json({}, 200))
   return app
 }
 
-const post = (app: OpenAPIHono, headers: Record<string, string> = {}) =>
+const post = (app: ApiApp, headers: Record<string, string> = {}) =>
   app.request('/secret', { method: 'POST', headers })
 
 describe('the API-key guard', () => {
@@ -90,10 +94,7 @@ describe('the API-key guard', () => {
 
   it('declares the scheme in the route, so the document and the guard agree', () => {
     const app = guardedApp(['k'])
-    const document = app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 't', version: '1' },
-    })
-    expect(document.paths?.['/secret']?.post?.security).toEqual([{ ApiKey: [] }])
+    const document = openApiDocument(app.apiRoutes, { info: { title: 't', version: '1' } })
+    expect(document.paths['/secret']?.post).toMatchObject({ security: [{ ApiKey: [] }] })
   })
 })

@@ -1,5 +1,5 @@
-import type { RouteConfig } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
+import type { ApiRoute } from './api-route.js'
 import { writeOriginCheck } from './cors.js'
 import { isForeignPage } from './foreign-page.js'
 import { unreadBodyHeaders } from './unread-body.js'
@@ -92,15 +92,14 @@ export const apiKeyScheme = {
  * A route config with the API-key guard declared: `requireApiKey` first among its middleware
  * and the `ApiKey` scheme in its OpenAPI `security` (unless the config states its own, such as
  * items' "only when a key is set"), so that the document and the guard cannot disagree.
- * @example export const sendMailRoute = createRoute(guarded({ method: 'post', path: '/sendmail', ... }))
+ * @example export const sendMailRoute = apiRoute(guarded({ method: 'post', path: '/sendmail', ... }))
  */
-export function guarded<const R extends RouteConfig>(
+export function guarded<const R extends ApiRoute>(
   route: R,
-): R & { middleware: MiddlewareHandler[]; security: SecurityRequirement[] } {
-  const rest = route.middleware === undefined ? [] : [route.middleware].flat()
+): R & { middleware: readonly MiddlewareHandler[]; security: readonly SecurityRequirement[] } {
   return {
     ...route,
-    middleware: [requireApiKey, ...rest],
+    middleware: [requireApiKey, ...(route.middleware ?? [])],
     security: route.security ?? [{ [apiKeyScheme.name]: [] }],
   }
 }

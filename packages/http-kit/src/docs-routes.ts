@@ -1,9 +1,13 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi'
 import type { Env } from 'hono'
+import * as z from 'zod/mini'
+import type { ApiApp } from './api-app.js'
+import { apiKeyScheme } from './api-key.js'
+import { apiRoute } from './api-route.js'
 import { sendTagged } from './conditional-get.js'
 import { docsUi } from './docs-ui.js'
 import { errorResponse } from './error-response.js'
 import { withImplicitMethods } from './implicit-methods.js'
+import { documented } from './schema-docs.js'
 
 /** What a service says of itself at the top of its document and page. */
 type ServiceInfo = {
@@ -18,6 +22,8 @@ type ServiceInfo = {
    * Swagger UI shows a lock only where a write needs the key.
    */
   keyed?: boolean
+  /** JSON Schemas the routes' schemas refer to by `$ref`, by name. */
+  schemas?: Record<string, object>
 }
 
 /** Relative: resolved against the document's own URL, so it holds behind any host or prefix. */
@@ -39,7 +45,7 @@ function withTags<D extends { paths?: object }>(document: D, described: Record<s
   return { ...document, tags }
 }
 
-const openApiRoute = createRoute({
+const openApiRoute = apiRoute({
   method: 'get',
   path: '/openapi.json',
   operationId: 'getOpenApiDocument',
@@ -52,7 +58,7 @@ const openApiRoute = createRoute({
       description: 'The OpenAPI 3.1 document, generated from the schemas the routes validate with',
       content: {
         'application/json': {
-          schema: z.looseObject({ openapi: z.string() }).openapi({
+          schema: documented(z.looseObject({ openapi: z.string() }), {
             example: { openapi: '3.1.0', info: { title: 'items-service', version: '1.0.0' } },
           }),
         },
@@ -61,7 +67,7 @@ const openApiRoute = createRoute({
   },
 })
 
-const docsRoute = createRoute({
+const docsRoute = apiRoute({
   method: 'get',
   path: '/docs',
   operationId: 'getDocs',
@@ -74,13 +80,15 @@ const docsRoute = createRoute({
     200: {
       description: 'Swagger UI for this document; its files come from `/docs/{file}`',
       content: {
-        'text/html': { schema: z.string().openapi({ example: '<!doctype html><html>…</html>' }) },
+        'text/html': {
+          schema: documented(z.string(), { example: '<!doctype html><html>…</html>' }),
+        },
       },
     },
   },
 })
 
-const docsFileRoute = createRoute({
+const docsFileRoute = apiRoute({
   method: 'get',
   path: '/docs/{file}',
   operationId: 'getDocsFile',
@@ -90,16 +98,14 @@ const docsFileRoute = createRoute({
     "Swagger UI's stylesheet and script and the script that starts it, as the page at /docs names them.",
   security: [],
   request: {
-    params: z.object({
-      file: z
-        .string()
-        .openapi({ param: { name: 'file', in: 'path' }, example: 'swagger-ui-bundle.js' }),
-    }),
+    params: z.object({ file: documented(z.string(), { example: 'swagger-ui-bundle.js' }) }),
     query: z.object({
-      v: z.string().optional().openapi({
-        description: 'The version the page names; at it, the answer may be kept for a year',
-        example: '3f2a9c0d1e4b5a67',
-      }),
+      v: z.optional(
+        documented(z.string(), {
+          description: 'The version the page names; at it, the answer may be kept for a year',
+          example: '3f2a9c0d1e4b5a67',
+        }),
+      ),
     }),
   },
   responses: {
@@ -145,21 +151,31 @@ function withKeyResolved<D extends { paths?: object }>(document: D, keyed: boole
  * machine refuse; here its files come from `swagger-ui-dist`, served by the service itself.
  * @example addDocsRoutes(app, { title: 'items-service', version: '1.0.0', description: '...' })
  */
-export function addDocsRoutes<E extends Env>(app: OpenAPIHono<E>, info: ServiceInfo): void {
-  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined
-  const getDocument = () => {
-    const { tags = {}, keyed, ...about } = info
-    const generated = app.getOpenAPI31Document({ openapi: '3.1.0', info: about, servers })
+export function addDocsRoutes<E extends Env>(app: ApiApp<E>, info: ServiceInfo): void {
+  // Written on its first request, from a module loaded then: a Worker that starts for another
+  // request evaluates nothing of JSON Schema.
+  let document: Promise<object> | undefined
+  const getDocument = async () => {
+    const { openApiDocument } = await import('./openapi-document.js')
+    const { tags = {}, keyed, schemas, ...about } = info
+    const generated = openApiDocument(app.apiRoutes, {
+      info: about,
+      servers,
+      ...(schemas && { schemas }),
+      securitySchemes: { [apiKeyScheme.name]: apiKeyScheme.scheme },
+    })
     const resolved = keyed === undefined ? generated : withKeyResolved(generated, keyed)
-    document ??= withTags(withImplicitMethods(resolved), tags)
-    return document
+    return withTags(withImplicitMethods(resolved), tags)
   }
   // Swagger UI's files load on the first request for them: the builds keep them in a chunk of
   // their own (package.json `imports` picks how they are read).
   const ui = docsUi(`${info.title} API`, () =>
     import('#swagger-ui-files').then((files) => files.readSwaggerUiFiles()),
   )
-  app.openapi(openApiRoute, (c) => c.json(getDocument(), 200))
+  app.openapi(openApiRoute, async (c) => {
+    document ??= getDocument()
+    return c.json(await document, 200)
+  })
   app.openapi(docsRoute, async (c) => c.html(await ui.page(), 200, ui.headers))
   app.openapi(docsFileRoute, async (c) => {
     const file = await ui.file(c.req.valid('param').file, {

@@ -1,18 +1,19 @@
-import { z } from '@hono/zod-openapi'
+import * as z from 'zod/mini'
+import { documented, named } from './schema-docs.js'
 
 // What an error answer is, for the OpenAPI documents: apart from the error handler, which a
 // Worker's page runs without the documents' schemas (`plain-service-app.ts`).
 
 /** The body of every 4xx and 5xx answer. */
-export const errorSchema = z
-  .object({
-    error: z.string().openapi({ example: 'Unauthorized' }),
-    issues: z
-      .array(z.object({ path: z.string(), message: z.string() }))
-      .optional()
-      .openapi({ description: 'What failed validation, field by field' }),
-  })
-  .openapi('Error')
+export const errorSchema = named(
+  'Error',
+  z.object({
+    error: documented(z.string(), { example: 'Unauthorized' }),
+    issues: documented(z.optional(z.array(z.object({ path: z.string(), message: z.string() }))), {
+      description: 'What failed validation, field by field',
+    }),
+  }),
+)
 
 export type ErrorBody = z.infer<typeof errorSchema>
 

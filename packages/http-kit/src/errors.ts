@@ -12,30 +12,6 @@ export function describeIssues(
   return issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }))
 }
 
-const targets: Record<string, string> = {
-  json: 'request body',
-  param: 'path parameter',
-  query: 'query parameter',
-  header: 'header',
-}
-
-/**
- * The validation hook of every route: 400 `{"error":"invalid <what>","issues":[{path,message}]}`,
- * paths dotted. `createServiceApp` sets it once; sub-apps mounted with `app.route()` use it.
- */
-export function validationHook(
-  result:
-    | { success: true }
-    | { success: false; error: { issues: ZodIssueLike[] }; target?: string },
-  c: Context,
-): Response | undefined {
-  if (result.success) return
-  const what = targets[result.target ?? ''] ?? 'request'
-  return c.json({ error: `invalid ${what}`, issues: describeIssues(result.error.issues) }, 400)
-}
-
-type ZodIssueLike = { path: readonly PropertyKey[]; message: string }
-
 /** An error class a service maps to a status of its own, its message shown as it is. */
 export type KnownError = [new (...args: never[]) => Error, ContentfulStatusCode]
 

@@ -1,7 +1,10 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import * as z from 'zod/mini'
+import { ApiApp } from './api-app.js'
+import { apiRoute } from './api-route.js'
 import { errorResponse } from './error-response.js'
+import { named } from './schema-docs.js'
 
-const healthRoute = createRoute({
+const healthRoute = apiRoute({
   method: 'get',
   path: '/healthz',
   operationId: 'getHealth',
@@ -16,9 +19,9 @@ const healthRoute = createRoute({
       description: 'Serving: every store answers',
       content: {
         'application/json': {
-          schema: z
-            .object({ status: z.literal('ok') })
-            .openapi('Health', { example: { status: 'ok' } }),
+          schema: named('Health', z.object({ status: z.literal('ok') }), {
+            example: { status: 'ok' },
+          }),
         },
       },
     },
@@ -42,7 +45,7 @@ export function healthApp({
   /** Where the reason of a failed check goes, newline included; nowhere when absent. */
   log?: (line: string) => void
 }) {
-  return new OpenAPIHono().openapi(healthRoute, async (c) => {
+  return new ApiApp().openapi(healthRoute, async (c) => {
     try {
       await Promise.all(stores.map((store) => store.ping()))
       return c.json({ status: 'ok' as const }, 200)

@@ -2,6 +2,7 @@
 // methods every schema of that API carries; a Worker that parses its settings to answer its page
 // then evaluates no more of zod than these checks.
 import * as z from 'zod/mini'
+import './english-messages.js'
 import { secretsOfEnv, shownValue } from './redact.js'
 
 /** An environment as the runtime gives it: the Node process's, or a Worker's string bindings. */
