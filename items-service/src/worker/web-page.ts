@@ -10,8 +10,8 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * (`MAIL_SERVICE_URL`), in its markup and in its Content-Security-Policy, so it cannot be a
  * static asset, and it needs nothing of the collection's object. The same answer and middleware
  * as on Node (`pageAnswer`; `createPlainServiceApp`, the service app's middleware without its
- * OpenAPI machinery): the same bytes and headers, one log line; an isolate that starts for a
- * page view evaluates neither zod's full API nor the routes' schemas. Its script, styles and
+ * routes): the same bytes and headers, one log line; an isolate that starts for a page view
+ * evaluates none of the routes' declarations and schemas. Its script, styles and
  * icon are static assets. None when the settings do not parse: the object then answers, 503,
  * and its log names the setting.
  */

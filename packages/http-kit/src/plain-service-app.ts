@@ -8,9 +8,9 @@ import {
 
 /**
  * A Hono app with the middleware of every app of both micros (`withServiceMiddleware`), for
- * routes that validate nothing and have no schema to give: loading it evaluates neither zod nor
- * `@hono/zod-openapi`. A Worker answers its page with it, where an isolate that starts for a
- * page view would otherwise evaluate the whole API's machinery (`createServiceApp`).
+ * routes that validate nothing and have no schema to give: loading it evaluates no route table
+ * and no zod. A Worker answers its page with it, where an isolate that starts for a page view
+ * would otherwise evaluate every route's declaration (`createServiceApp` and the routes).
  * @example createPlainServiceApp({ log, corsOrigins: [], apiKeys: [] }).get('/', answerPage)
  */
 export function createPlainServiceApp(options: ServiceAppOptions): Hono<ServiceEnv> {

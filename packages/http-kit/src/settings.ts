@@ -1,6 +1,6 @@
-// zod's functional API (`zod/mini`): the same checks and messages as its full API, without the
-// methods every schema of that API carries; a Worker that parses its settings to answer its page
-// then evaluates no more of zod than these checks.
+// zod's functional API (`zod/mini`), as every check of both micros: the same checks and messages
+// as its full API (English: `english-messages.ts`), without the methods every schema of that API
+// carries; a Worker that parses its settings to answer its page evaluates no more than these.
 import * as z from 'zod/mini'
 import './english-messages.js'
 import { secretsOfEnv, shownValue } from './redact.js'
