@@ -34,17 +34,13 @@ const refusals = {
   'duplicate-id': { status: 409, error: (id: string) => `an item with id '${id}' already exists` },
 } as const
 
-type Why = keyof typeof refusals
-/** The statuses a refusal can answer, for the routes' typed answers. */
-type StatusOf<W extends Why> = W extends 'not-found' ? 404 | 412 : W extends 'stale' ? 412 : 409
-
 /**
  * The answer to a write the store refused. Under `If-Match`, an item that does not exist is a
  * failed precondition too (RFC 9110 §13.1.1): `*` names any current version, and there is none.
  */
-function refused<W extends Why>(c: Context, { why, id }: Refused<W>, ifMatch?: IfMatch) {
+function refused(c: Context, { why, id }: Refused<keyof typeof refusals>, ifMatch?: IfMatch) {
   const { status, error } = refusals[why === 'not-found' && ifMatch !== undefined ? 'stale' : why]
-  return c.json({ error: error(id) }, status as StatusOf<W>)
+  return c.json({ error: error(id) }, status)
 }
 
 /** The answer to a write the store made: the whole list as the write left it, and its tag. */

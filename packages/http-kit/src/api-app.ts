@@ -1,5 +1,4 @@
 import { type Context, type Env, Hono, type MiddlewareHandler } from 'hono'
-import type { HonoOptions } from 'hono/hono-base'
 import { type $ZodType, safeParse } from 'zod/v4/core'
 import type { ApiRoute, RouteHandler } from './api-route.js'
 import './english-messages.js'
@@ -75,10 +74,6 @@ const routerPath = (path: string) => path.replaceAll(/\{([^}]+)\}/g, ':$1')
 export class ApiApp<E extends Env = Env> extends Hono<E> {
   /** Every route mounted on this app and on the sub-apps it included, in order. */
   readonly apiRoutes: ApiRoute[] = []
-
-  constructor(options?: HonoOptions<E>) {
-    super(options)
-  }
 
   openapi<const R extends ApiRoute>(route: R, handler: RouteHandler<R, E>): this {
     this.apiRoutes.push(route)
