@@ -55,6 +55,7 @@ export function workerReport({ options, workers }) {
     lines.push(`| ${cells.join(' | ')} |`)
   }
   lines.push('')
+  lines.push(...headersShare(runs, at, options))
   const [listAtN] = listTimes
   const item = at('GET /items/:id', 'items')
   const list = at('GET /items', 'items')
@@ -114,6 +115,36 @@ export function workerReport({ options, workers }) {
   return { section: lines, runs: runRows([...runs, ...mail.runs]) }
 }
 
+/**
+ * What the gap to through an object is made of: the headers every answer of ours carries, sent
+ * by the bare object as well, and the rest, the app's own work; with each round's ratio, so that
+ * the spread of one build's figures is in the page.
+ */
+function headersShare(runs, at, options) {
+  const lines = [
+    "What that gap is made of: the bare Worker through an object again, its answers carrying items-service's headers (the tag, a request id, nosniff, CORS), which every answer of ours carries; and ours against through an object in each round, whose spread is this machine's noise:",
+    '',
+    "| endpoint | through an object req/s | with the service's headers req/s | with the headers/through an object | ours/with the headers | ours/through an object, each round |",
+    '|---|--:|--:|--:|--:|--:|',
+  ]
+  for (const endpoint of endpoints) {
+    const [items, object, headers] = ['items', 'object', 'headers'].map((key) => at(endpoint, key))
+    if (!items || !object || !headers) continue
+    const rounds = []
+    for (let round = 1; round <= options.rounds; round++) {
+      const of = (key) =>
+        runs.find((run) => run.round === round && run.endpoint === endpoint && run.key === key)
+      const [ours, bound] = [of('items'), of('object')]
+      if (ours && bound) rounds.push(ratio(ours.rps / bound.rps))
+    }
+    lines.push(
+      `| ${endpoint} | ${fixed(object.rps)} | ${fixed(headers.rps)} | ${ratio(headers.rps / object.rps)} | ${ratio(items.rps / headers.rps)} | ${rounds.join(', ')} |`,
+    )
+  }
+  lines.push('')
+  return lines
+}
+
 function mongoReport(mongo) {
   const lines = ['### MongoDB from a Worker', '']
   lines.push(
@@ -169,7 +200,7 @@ function notes(options) {
     "Requests reach the Worker on a socket of workerd's own (Miniflare's `unsafeDirectSockets`), as the platform's front hands a request to a Worker. Not through Miniflare's default port, whose routing Worker copies each request twice, emulates the platform's compression and logs each request to Node through a loopback HTTP call; nor through `dispatchFetch`, which adds an HTTP client in the process that generates the load. Either would measure the harness.",
     "\"CPU\" of a Worker is workerd's process alone (the runtime: HTTP, the hop to the object, the isolate); Miniflare's Node process, which only relays the Worker's log lines, counts among the other processes.",
     `items-service: the ${options.n} movies are POSTed through the API once into its object's storage (a folder), and each start gets a copy of it; no setting but \`CORS_ORIGINS=*\`. Each request writes a log line (\`console.log\`), which Miniflare relays to its process's stdout, piped to the bench and drained. Its modules are those \`wrangler deploy\` uploads (\`items-service/dist-worker/bundle/\`), without the MongoDB driver's; the MongoDB measures run the upload with it (\`--env mongodb\`, \`dist-worker/bundle-mongodb/\`); its static assets are not served here: the platform serves them without the Worker.`,
-    `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory, and the one through an object also writes the item as one row of its SQLite storage (a folder, as ours) before it answers.`,
+    `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory, and those through an object also write the item as one row of their SQLite storage (a folder, as ours) before they answer. The one with the service's headers answers what ours answers, header for header: the content type, the tag (each item's made once, the list's at each change), a new request id, \`X-Content-Type-Options: nosniff\`, \`Access-Control-Allow-Origin\` and \`Access-Control-Expose-Headers\`.`,
     "First request to a new isolate: Miniflare made, workerd spawned and ready (it compiles the modules and runs the Worker's global scope before it serves), then one GET /items; the same with the bare Worker. Timed from workerd's spawn: Miniflare's work before it (encoding the configuration with the modules) is the local tool's, reported apart. A fresh copy of the stored movies each time.",
   ]
 }

@@ -1,11 +1,12 @@
 // npm run bench on the Workers runtime: items-service's Worker (the bundle `wrangler deploy`
-// uploads) run by workerd under Miniflare, loaded as the Node servers are, beside two bounds in
-// the same runtime: a bare Worker answering cached bytes from memory, and the same bare Worker
-// sending every request to one Durable Object that answers them and writes each created item as
-// one row (what routing every request through one object, and a durable create, cost by
-// themselves). Then the first request to a new isolate, the upload's
-// size, MongoDB from a Worker (the client held by the object against a client per request), the
-// object's heap as its list grows, and mail-service's Worker (worker-mail.mjs).
+// uploads) run by workerd under Miniflare, loaded as the Node servers are, beside bounds in the
+// same runtime: a bare Worker answering cached bytes from memory; the same bare Worker sending
+// every request to one Durable Object that answers them and writes each created item as one row
+// (what routing every request through one object, and a durable create, cost by themselves);
+// and that one again with items-service's headers on every answer (what carrying them costs).
+// Then the first request to a new isolate, the upload's size, MongoDB from a Worker (the client
+// held by the object against a client per request), the object's heap as its list grows, and
+// mail-service's Worker (worker-mail.mjs).
 import { mkdir, readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -31,6 +32,7 @@ import {
 export const workerLabels = {
   items: 'items-service',
   object: 'bare, through an object',
+  headers: "bare, through an object, with the service's headers",
   bare: 'bare Worker',
 }
 
@@ -63,6 +65,16 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
       startWorker(
         'bare Worker through an object',
         bareWorker(stored, { throughObject: true, persist: join(dir, `object-${++copies}`) }),
+        dir,
+      ),
+    headers: () =>
+      startWorker(
+        "bare Worker through an object, with the service's headers",
+        bareWorker(stored, {
+          throughObject: true,
+          persist: join(dir, `object-${++copies}`),
+          serviceHeaders: true,
+        }),
         dir,
       ),
     bare: () => startWorker('bare Worker', bareWorker(stored), dir),

@@ -126,13 +126,17 @@ export const itemsWorker = (script, persist, bindings = {}, { upload = 'default'
 
 /**
  * The bare Worker on `documents` (a JSON array), answering itself or through one object, whose
- * storage is in `persist` (a folder, as items-service's object's is; in memory when absent).
+ * storage is in `persist` (a folder, as items-service's object's is; in memory when absent), its
+ * answers with items-service's headers when `serviceHeaders`.
  */
-export const bareWorker = (documents, { throughObject = false, persist } = {}) => ({
+export const bareWorker = (
+  documents,
+  { throughObject = false, persist, serviceHeaders = false } = {},
+) => ({
   script: join(workers, 'bare-worker.mjs'),
   modulesRoot: workers,
   ...(throughObject && { durableObjects: itemsObjects, ...(persist && { persist }) }),
-  bindings: { DOCUMENTS: documents },
+  bindings: { DOCUMENTS: documents, ...(serviceHeaders && { SERVICE_HEADERS: 'true' }) },
 })
 
 /** The key the mail Workers of the bench take, and the settings of mail-service's. */

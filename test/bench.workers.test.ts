@@ -56,8 +56,18 @@ describe('npm run bench, the Workers runtime (--workers)', () => {
       expect(workers).toMatch(
         new RegExp(`\\| ${size} \\| ${rate} \\| ${ms} \\| ${ms} \\| ${ms} \\| ${ms} \\|`),
       )
+    // What the gap is made of: the bound with the service's headers, and each round's ratio.
+    for (const endpoint of ['GET /items', 'GET /items/:id', 'POST /items'])
+      expect(workers).toMatch(
+        new RegExp(`\\| ${endpoint} \\| ${rate} \\| ${rate} \\| ${x} \\| ${x} \\| ${x} \\|`),
+      )
     const runs = section('## Every measured Worker run')
-    for (const label of ['items-service', 'bare, through an object', 'bare Worker']) {
+    for (const label of [
+      'items-service',
+      'bare, through an object',
+      "bare, through an object, with the service's headers",
+      'bare Worker',
+    ]) {
       for (const endpoint of ['GET /items', 'GET /items/:id', 'POST /items'])
         expect(runs).toContain(`| 1 | ${endpoint} | 50 | ${label} |`)
     }

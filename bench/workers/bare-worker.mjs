@@ -4,8 +4,10 @@
 // persists nothing; bound with it, every request goes to one Durable Object that answers the
 // same way, as items-service's Worker sends every request to its collection's object, and writes
 // each created item as one row of its SQLite storage before it answers (as the bare mail
-// Worker's object does): a create that the object's next start would not find is not one.
-
+// Worker's object does): a create that the object's next start would not find is not one. With
+// `SERVICE_HEADERS` set, every answer also carries the headers each of items-service's carries
+// (its tag, a request id, nosniff, CORS): what sending them costs, apart from the work of making
+// them.
 const encoder = new TextEncoder()
 const open = encoder.encode('[')
 const close = encoder.encode(']')
@@ -22,27 +24,46 @@ function concat(parts) {
   return bytes
 }
 
-const json = (status, body) =>
-  new Response(body, { status, headers: { 'content-type': 'application/json' } })
+const plain = { 'content-type': 'application/json' }
+const exposed = 'etag, idempotent-replayed, link, location, retry-after, x-request-id'
+let answered = 0
+
+/** An answer's headers: the content type alone, or with the service's headers and `etag`. */
+function headersOf(serviceHeaders, etag) {
+  if (!serviceHeaders) return plain
+  const headers = {
+    ...plain,
+    'x-request-id': `b0b0b0-${(++answered).toString(36)}`,
+    'x-content-type-options': 'nosniff',
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': exposed,
+  }
+  if (etag !== undefined) headers.etag = etag
+  return headers
+}
 
 /**
  * Each item's bytes by public id and the list's bytes; a POST appends with one copy, and hands
- * the item's key, id and JSON to `record` before it answers.
+ * the item's key, id and JSON to `record` before it answers. With `serviceHeaders`, answers carry
+ * items-service's headers, and a tag: each item's made once, the list's at each change.
  */
 class CachedItems {
   #items = new Map()
   #list
+  #listTag = '"b0b0b0b0b0b0-0"'
   #nextKey = 0
   #record
+  #serviceHeaders
 
-  constructor(documents, record = () => {}) {
+  constructor(documents, { record = () => {}, serviceHeaders = false } = {}) {
     this.#record = record
+    this.#serviceHeaders = serviceHeaders
     const parts = [open]
     for (const document of JSON.parse(documents)) {
       const bytes = encoder.encode(JSON.stringify(document))
       if (this.#items.size > 0) parts.push(comma)
       parts.push(bytes)
-      this.#items.set(document.id, bytes)
+      this.#items.set(document.id, { bytes, etag: `"${document._id}-b0b0b0b0b0b0-0"` })
       this.#nextKey++
     }
     parts.push(close)
@@ -52,13 +73,20 @@ class CachedItems {
   async answer(request) {
     const { pathname } = new URL(request.url)
     if (pathname === '/items') {
-      if (request.method === 'GET') return json(200, this.#list)
-      if (request.method === 'POST') return json(201, this.#append(await request.json()))
+      if (request.method === 'GET') return this.#json(200, this.#list, this.#listTag)
+      if (request.method === 'POST') {
+        const list = this.#append(await request.json())
+        return this.#json(201, list, this.#listTag)
+      }
     } else if (pathname.startsWith('/items/') && request.method === 'GET') {
       const found = this.#items.get(decodeURIComponent(pathname.slice(7)))
-      if (found !== undefined) return json(200, found)
+      if (found !== undefined) return this.#json(200, found.bytes, found.etag)
     }
-    return json(404, notFound)
+    return this.#json(404, notFound)
+  }
+
+  #json(status, body, etag) {
+    return new Response(body, { status, headers: headersOf(this.#serviceHeaders, etag) })
   }
 
   #append(item) {
@@ -66,7 +94,8 @@ class CachedItems {
     const json = JSON.stringify({ _id: key, ...item })
     this.#record(key, item.id, json)
     const bytes = encoder.encode(json)
-    this.#items.set(item.id, bytes)
+    this.#items.set(item.id, { bytes, etag: `"${key}-b0b0b0b0b0b0-0"` })
+    this.#listTag = `"b0b0b0b0b0b0-${this.#nextKey}"`
     const list = this.#list
     this.#list =
       list.length === 2
@@ -85,9 +114,11 @@ export class ItemsObject {
     sql.exec(
       'CREATE TABLE IF NOT EXISTS items (key TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)',
     )
-    this.#items = new CachedItems(env.DOCUMENTS, (key, id, json) =>
-      sql.exec('INSERT INTO items (key, id, json) VALUES (?, ?, ?)', key, id, json),
-    )
+    this.#items = new CachedItems(env.DOCUMENTS, {
+      record: (key, id, json) =>
+        sql.exec('INSERT INTO items (key, id, json) VALUES (?, ?, ?)', key, id, json),
+      serviceHeaders: env.SERVICE_HEADERS !== undefined,
+    })
   }
 
   fetch(request) {
@@ -100,7 +131,7 @@ let items
 export default {
   fetch(request, env) {
     if (env.ITEMS) return env.ITEMS.get(env.ITEMS.idFromName('movies')).fetch(request)
-    items ??= new CachedItems(env.DOCUMENTS)
+    items ??= new CachedItems(env.DOCUMENTS, { serviceHeaders: env.SERVICE_HEADERS !== undefined })
     return items.answer(request)
   },
 }
