@@ -8,6 +8,7 @@
 // `SERVICE_HEADERS` set, every answer also carries the headers each of items-service's carries
 // (its tag, a request id, nosniff, CORS): what sending them costs, apart from the work of making
 // them.
+
 const encoder = new TextEncoder()
 const open = encoder.encode('[')
 const close = encoder.encode(']')
