@@ -1,5 +1,5 @@
 import { documented, named } from '@movies-and-mail/http-kit/api-route'
-import { malformedText } from '@movies-and-mail/http-kit/json'
+import { malformedText, parsedJsonBody } from '@movies-and-mail/http-kit/json'
 import type { MiddlewareHandler } from 'hono'
 import * as z from 'zod/mini'
 
@@ -62,7 +62,7 @@ export function findReservedFieldNames(
 
 /** 400 for a JSON body with reserved field names or too deep nesting; runs after parsing. */
 export const rejectReservedFields: MiddlewareHandler = async (c, next) => {
-  const issues = findReservedFieldNames(await c.req.json())
+  const issues = findReservedFieldNames(await parsedJsonBody(c))
   if (issues.length === 0) return next()
   return c.json(
     {

@@ -3,6 +3,7 @@ import { type $ZodType, safeParse } from 'zod/v4/core'
 import type { ApiRoute, RouteHandler } from './api-route.js'
 import './english-messages.js'
 import { describeIssues } from './errors.js'
+import { parsedJsonBody } from './parsed-json-body.js'
 
 type Target = 'param' | 'query' | 'header' | 'json'
 
@@ -14,7 +15,10 @@ const targetNames: Record<Target, string> = {
   json: 'request body',
 }
 
-/** The parts of a request a check reads: the query's repeated names as arrays, as Hono's. */
+/**
+ * The parts of a request a check reads: the query's repeated names as arrays, as Hono's; the body
+ * as `jsonObjectBody` parsed it, when it did.
+ */
 const partOf: Record<Target, (c: Context) => unknown> = {
   param: (c) => c.req.param(),
   query: (c) =>
@@ -25,7 +29,7 @@ const partOf: Record<Target, (c: Context) => unknown> = {
       ]),
     ),
   header: (c) => c.req.header(),
-  json: (c) => c.req.json(),
+  json: parsedJsonBody,
 }
 
 /**

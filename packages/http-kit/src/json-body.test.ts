@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { type BodyTimeoutVariables, jsonObjectBody } from './json-body.js'
+import { parsedJsonBody } from './parsed-json-body.js'
 
 /** An app whose one route takes a JSON object within `bodyTimeoutMs`, and answers it. */
 function appWithin(bodyTimeoutMs: number) {
@@ -43,6 +44,33 @@ describe('jsonObjectBody, its deadline', () => {
   it('waits for the body when the app has no deadline (Infinity): its requests come read', async () => {
     const answer = await appWithin(Number.POSITIVE_INFINITY).fetch(lateBody(200))
     expect(answer.status).toBe(201)
+    expect(await answer.json()).toEqual({ name: 'Alien' })
+  })
+})
+
+describe('parsedJsonBody', () => {
+  const post = (body: string) =>
+    new Request('http://service.test/things', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+
+  it('hands every check after jsonObjectBody the one value it parsed, BOM gone', async () => {
+    const app = new Hono()
+      .use('/things', ...jsonObjectBody({ maxBytes: 1024 }))
+      .post('/things', async (c) => {
+        const [first, second] = [await parsedJsonBody(c), await parsedJsonBody(c)]
+        return c.json({ value: first, same: first === second }, 201)
+      })
+    const answer = await app.fetch(post('\uFEFF{"name":"Alien","year":1979}'))
+    expect(answer.status).toBe(201)
+    expect(await answer.json()).toEqual({ value: { name: 'Alien', year: 1979 }, same: true })
+  })
+
+  it('parses the body itself on a route without jsonObjectBody', async () => {
+    const app = new Hono().post('/things', async (c) => c.json(await parsedJsonBody(c), 201))
+    const answer = await app.fetch(post('{"name":"Alien"}'))
     expect(await answer.json()).toEqual({ name: 'Alien' })
   })
 })

@@ -2,6 +2,7 @@ import { DeadlineExceededError, withDeadline } from '@movies-and-mail/store-kit'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyTimeout, lateBodyMessage } from './body-read-first.js'
 import { joinedBytes } from './joined-bytes.js'
+import { keepParsedJsonBody } from './parsed-json-body.js'
 import { parseStrictJson } from './strict-json.js'
 import { closeConnection, unreadBodyHeaders } from './unread-body.js'
 
@@ -61,8 +62,10 @@ async function parseJsonObject(c: Context, bytes: Uint8Array, next: () => Promis
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return c.json({ error: 'request body must be a JSON object' }, 400)
   }
-  // What `c.req.json()` parses for the validators that follow: the text as checked, BOM gone.
-  // Hono keeps a promise of each body it read there, whatever its declared type says.
+  // The value for the checks that follow (`parsedJsonBody`), and the text as checked, BOM gone,
+  // for whatever reads the body through Hono (which keeps a promise of each body it read there,
+  // whatever its declared type says).
+  keepParsedJsonBody(c, value)
   Object.assign(c.req.bodyCache, { text: Promise.resolve(text) })
   return next()
 }
