@@ -37,6 +37,36 @@ describe.each(targets)('conditional and queried reads on $name', (target) => {
     expect((await call('/items', { headers: { 'if-none-match': list } })).status).toBe(200)
   })
 
+  it('answers a large list read again and again with its bytes as the last write left them', async () => {
+    for (let n = 0; n < 80; n++) {
+      await post({
+        id: `large-${n}`,
+        name: `A title long enough to fill the list, ${n}`,
+        genre: 'Big',
+      })
+    }
+    /** Three reads in a row, which must agree; their text. */
+    const readThrice = async () => {
+      const texts: string[] = []
+      for (let i = 0; i < 3; i++) {
+        texts.push(await (await call('/items')).text())
+      }
+      expect(texts[1]).toBe(texts[0])
+      expect(texts[2]).toBe(texts[0])
+      return JSON.parse(texts[0] as string) as Item[]
+    }
+    const before = await readThrice()
+    expect(JSON.stringify(before).length).toBeGreaterThan(8 * 1024)
+    expect((await put('large-3', { year: 2001 })).status).toBe(200)
+    const updated = await readThrice()
+    expect(updated.find((item) => item.id === 'large-3')).toMatchObject({ year: 2001 })
+    expect(updated).toHaveLength(before.length)
+    expect((await call('/items/large-4', { method: 'DELETE' })).status).toBe(200)
+    const deleted = await readThrice()
+    expect(deleted.map((item) => item.id)).not.toContain('large-4')
+    expect(deleted).toHaveLength(before.length - 1)
+  })
+
   it('refuses a write under a stale If-Match with 412, changing nothing', async () => {
     await post({ id: 'match-1', name: 'Ronin', genre: 'Crime' })
     const stale = tagOf(await call('/items/match-1'))

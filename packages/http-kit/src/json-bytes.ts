@@ -1,6 +1,7 @@
 import type { Context, TypedResponse } from 'hono'
 import type { StatusCode } from 'hono/utils/http-status'
 import type { JSONParsed } from 'hono/utils/types'
+import { answerBody } from '#answer-body'
 
 /** A JSON document already serialised: bytes in memory, or a stream of them. */
 export type JsonBody = Uint8Array | ReadableStream<Uint8Array>
@@ -19,8 +20,9 @@ export function jsonBytes<T, S extends StatusCode>(
 ): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
   const sent = { 'content-type': 'application/json', ...headers }
   // A Node Buffer is a view of an ArrayBuffer; the web types allow a shared one as well.
+  const sentBody = body instanceof Uint8Array ? answerBody(body) : body
   const answer = c.newResponse(
-    body as Uint8Array<ArrayBuffer> | ReadableStream | null,
+    sentBody as Uint8Array<ArrayBuffer> | Blob | ReadableStream | null,
     status,
     sent,
   )
