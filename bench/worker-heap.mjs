@@ -91,7 +91,8 @@ export async function measureHeap({ dir, script, sizes, say }) {
       // The list read twice more: from its second answer on, the Worker keeps it as a Blob.
       const again = [await send(`${server.url}/items`), await send(`${server.url}/items`)]
       if (list.status !== 200 || post.status !== 201 || again.some((read) => read.status !== 200)) {
-        throw new Error(`items with ${n} movies: GET ${list.status}, POST ${post.status}`)
+        const reads = [list, ...again].map((read) => read.status).join(', ')
+        throw new Error(`items with ${n} movies: GET ${reads}, POST ${post.status}`)
       }
       const inspector = await inspect(inspectorPort)
       try {

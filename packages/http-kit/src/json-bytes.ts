@@ -19,8 +19,8 @@ export function jsonBytes<T, S extends StatusCode>(
   headers: Record<string, string> = {},
 ): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
   const sent = { 'content-type': 'application/json', ...headers }
-  // A Node Buffer is a view of an ArrayBuffer; the web types allow a shared one as well.
   const sentBody = body instanceof Uint8Array ? answerBody(body) : body
+  // A Node Buffer is a view of an ArrayBuffer; the web types allow a shared one as well.
   const answer = c.newResponse(
     sentBody as Uint8Array<ArrayBuffer> | Blob | ReadableStream | null,
     status,
