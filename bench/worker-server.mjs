@@ -8,12 +8,13 @@
 // wrangler uploads them), their folder, its Durable Object bindings (as Miniflare takes them),
 // its compatibility flags (nodejs_compat when absent), where the objects keep their storage (a
 // folder; in memory when absent), its string bindings, and a port for workerd's inspector (none
-// when absent). Requests reach the Worker on a socket of workerd's own (`unsafeDirectSockets`),
+// when absent). Or { workers: [{ name, script, ... }], persist }: several Workers in one workerd,
+// as Workers share a runtime on the platform, each with its own socket and objects. Requests reach the Worker on a socket of workerd's own (`unsafeDirectSockets`),
 // as the platform's front hands a request to a Worker: not through Miniflare's routing Worker,
 // which copies each request, emulates the platform's compression and logs each request to Node
 // through a loopback HTTP call. Prints `listening on <port> workerd <pid> started <ms> spawned
-// <ms> ready <ms>`, the times on the machine's monotonic clock: before Miniflare was made, as it
-// spawned workerd, and once workerd serves.
+// <ms> ready <ms> ports <port>,...`, the times on the machine's monotonic clock: before Miniflare
+// was made, as it spawned workerd, and once workerd serves; the ports each Worker's, in order.
 import childProcess from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { Miniflare } from 'miniflare'
@@ -49,32 +50,42 @@ childProcess.spawn = (...args) => {
   return spawn(...args)
 }
 
-const started = monotonicMs()
-const miniflare = new Miniflare({
+/** One Worker as Miniflare takes it, with a socket of its own. */
+const workerOf = (worker) => ({
+  ...(worker.name && { name: worker.name }),
   // The modules themselves, not a path: given a path, Miniflare first parses the script in Node
   // to find its imports (half a second for a large bundle), which the platform never does.
-  modules: [options.script, ...(options.modules ?? [])].map((path) => ({
+  modules: [worker.script, ...(worker.modules ?? [])].map((path) => ({
     type: 'ESModule',
     path,
     contents: readFileSync(path),
   })),
-  modulesRoot: options.modulesRoot,
+  modulesRoot: worker.modulesRoot,
   compatibilityDate: '2025-01-01',
-  compatibilityFlags: options.compatibilityFlags ?? ['nodejs_compat'],
-  bindings: options.bindings ?? {},
-  ...(options.durableObjects && { durableObjects: options.durableObjects }),
+  compatibilityFlags: worker.compatibilityFlags ?? ['nodejs_compat'],
+  bindings: worker.bindings ?? {},
+  ...(worker.durableObjects && { durableObjects: worker.durableObjects }),
+  unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+})
+
+const workers = options.workers ?? [options]
+const started = monotonicMs()
+const miniflare = new Miniflare({
+  workers: workers.map(workerOf),
   ...(options.persist && { durableObjectsPersist: options.persist }),
   ...(options.inspectorPort && { inspectorPort: options.inspectorPort }),
-  unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
   logRequests: false,
 })
 await miniflare.ready
-const { port } = await miniflare.unsafeGetDirectURL()
+const ports = []
+for (const worker of workers) ports.push((await miniflare.unsafeGetDirectURL(worker.name)).port)
+const port = ports[0]
 const ready = monotonicMs()
 // A Miniflare that starts workerd some other way would leave every start timed from zero.
 if (spawned === 0) throw new Error('Miniflare started workerd without child_process.spawn')
 process.stdout.write(
-  `listening on ${port} workerd ${workerdPid()} started ${started} spawned ${spawned} ready ${ready}\n`,
+  `listening on ${port} workerd ${workerdPid()} started ${started} spawned ${spawned} ready ${ready}` +
+    ` ports ${ports.join(',')}\n`,
 )
 
 const stop = async () => {

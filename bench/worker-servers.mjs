@@ -46,6 +46,31 @@ export async function startWorker(name, options, work) {
 }
 
 /**
+ * Several Workers in one workerd (worker-server.mjs's `workers`), as Workers share a runtime on
+ * the platform: `workers` is [name, options] pairs as `startWorker` takes options, their objects'
+ * storage all under `persist`. Resolves with a server per Worker, in order: its own port, the
+ * one workerd's pid; stopping one stops them all.
+ */
+export async function startWorkersTogether(workers, persist, work) {
+  const together = {
+    workers: workers.map(([, { persist: _ignored, ...options }], i) => ({
+      ...options,
+      name: `w${i}`,
+    })),
+    persist,
+  }
+  const server = await startWorker(workers.map(([name]) => name).join(' + '), together, work)
+  const ports = /ports ([\d,]+)/.exec(server.head)[1].split(',').map(Number)
+  return ports.map((port, i) =>
+    Object.assign(Object.create(server), {
+      name: workers[i][0],
+      port,
+      url: `http://127.0.0.1:${port}`,
+    }),
+  )
+}
+
+/**
  * A start's times up to an answer that came `at` (monotonic ms): from workerd's spawn (`total`,
  * the runtime's start), from its readiness (`first`), and Miniflare's own before the spawn
  * (`miniflare`: it encodes the configuration, the modules in it, which the platform never does).

@@ -1,71 +1,95 @@
-// Reads on the Workers runtime in short windows, for a ratio that this machine's noise does not
-// decide: workerd's CPU per answer moves by half from one second to the next, so one run of a few
-// seconds per Worker can put the same build at 0.7x or 1.5x of itself. Every Worker is started
-// once and kept; each window loads each of them for `--seconds`, in turn (the order reversed
-// every other window), and each Worker's rate is set against the first one's of the same window.
-// Prints, per endpoint and Worker, the median of those paired ratios with their range, and the
-// medians of the rates.
+// Reads and creates on the Workers runtime in short windows, for a ratio that this machine's noise
+// does not decide: workerd's CPU per answer moves by half from one second to the next, so one run
+// of a few seconds per Worker can put the same build at 0.7x or 1.5x of itself. Every Worker is
+// started once and kept; each window loads each of them in turn (the order reversed every other
+// window): a read for `--seconds`, or `--creates` new movies POSTed, and each Worker's rate is
+// set against the first one's of the same window. Prints, per endpoint and Worker, the median of
+// those paired ratios with their range, and the medians of the rates. With `--one-runtime`, the
+// Workers share one workerd, as Workers share a runtime on the platform (and as the issue's
+// check puts them "beside the items Worker in the same runtime"); otherwise each has its own.
 // Usage (after `npm run build`):
 //   node bench/worker-windows.mjs [<other build>/items-service/dist-worker/bundle/entry.js]
-//     [--windows 10] [--seconds 1] [--n 1000]
+//     [--windows 10] [--seconds 1] [--creates 400] [--n 1000] [--one-runtime]
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { median, postAll } from './fixtures.mjs'
 import { ratio } from './format.mjs'
-import { load } from './load.mjs'
-import { documents, movies } from './movies.mjs'
+import { connections, load } from './load.mjs'
+import { documents, movie, movies } from './movies.mjs'
 import { stopAll } from './servers.mjs'
-import { bareWorker, itemsWorker, snapshotItemsBundle, startWorker } from './worker-servers.mjs'
+import {
+  bareWorker,
+  itemsWorker,
+  snapshotItemsBundle,
+  startWorker,
+  startWorkersTogether,
+} from './worker-servers.mjs'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     windows: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '1' },
+    creates: { type: 'string', default: '400' },
     n: { type: 'string', default: '1000' },
+    'one-runtime': { type: 'boolean', default: false },
   },
 })
 const windows = Number(values.windows)
 const seconds = Number(values.seconds)
+const creates = Number(values.creates)
+// Every connection makes at least one create.
+if (!(creates >= connections)) throw new Error(`--creates: at least ${connections}`)
 const work = await mkdtemp(join(tmpdir(), 'worker-windows-'))
 const list = movies(Number(values.n))
 const stored = JSON.stringify(documents(list))
 
-/** items-service's Worker from `script`, its object holding the movies, POSTed through the API. */
-async function items(name, script) {
-  const server = await startWorker(name, itemsWorker(script, join(work, name)), work)
-  await postAll(server, list)
-  return server
-}
-
-const workers = [
+const named = [
   [
     'bare, through an object',
-    await startWorker(
-      'bare Worker through an object',
-      bareWorker(stored, { throughObject: true, persist: join(work, 'object') }),
-      work,
-    ),
+    bareWorker(stored, { throughObject: true, persist: join(work, 'object') }),
   ],
-  ['items-service, this build', await items('this-build', await snapshotItemsBundle(work))],
+  ['items-service, this build', itemsWorker(await snapshotItemsBundle(work), join(work, 'this'))],
 ]
-if (positionals[0])
-  workers.push(['items-service, other build', await items('other', resolve(positionals[0]))])
+if (positionals[0]) {
+  const other = itemsWorker(resolve(positionals[0]), join(work, 'other'))
+  named.push(['items-service, other build', other])
+}
+const servers = values['one-runtime']
+  ? await startWorkersTogether(named, join(work, 'objects'), work)
+  : []
+for (const [name, options] of values['one-runtime'] ? [] : named)
+  servers.push(await startWorker(name, options, work))
+const workers = named.map(([name], i) => [name, servers[i]])
+// items-service's objects hold the movies, POSTed through the API; the bound has them built in.
+for (const [, server] of workers.slice(1)) await postAll(server, list)
+let created = 0
 
+/** Each endpoint's load for one window: a read for `seconds`, or `creates` new movies. */
 const endpoints = {
-  'GET /items/:id': list.map(({ id }) => ({ method: 'GET', path: `/items/${id}` })),
-  'GET /items': [{ method: 'GET', path: '/items' }],
+  'GET /items/:id': () => ({
+    cycle: list.map(({ id }) => ({ method: 'GET', path: `/items/${id}` })),
+    seconds,
+  }),
+  'GET /items': () => ({ cycle: [{ method: 'GET', path: '/items' }], seconds }),
+  'POST /items': () => ({
+    once: Array.from({ length: creates }, () => {
+      created += 1
+      return { method: 'POST', path: '/items', body: movie(list.length + created, `w${created}`) }
+    }),
+    expect: 201,
+  }),
 }
 try {
-  for (const [endpoint, cycle] of Object.entries(endpoints)) {
-    for (const [, server] of workers) await load(server, { cycle, seconds: 1 })
+  for (const [endpoint, loadOf] of Object.entries(endpoints)) {
+    for (const [, server] of workers) await load(server, loadOf())
     const rates = new Map(workers.map(([name]) => [name, []]))
     for (let window = 0; window < windows; window++) {
       const order = window % 2 === 0 ? workers : [...workers].reverse()
       for (const [name, server] of order) {
-        const run = await load(server, { cycle, seconds })
+        const run = await load(server, loadOf())
         if (run.unexpected > 0 || run.errors > 0) {
           throw new Error(
             `${name}, ${endpoint}: ${run.unexpected} answers not 2xx, ${run.errors} errors`,
@@ -75,7 +99,9 @@ try {
       }
     }
     const bound = rates.get(workers[0][0])
-    console.log(`${endpoint}, ${windows} windows of ${seconds} s, ${list.length} movies:`)
+    const window = endpoint.startsWith('POST') ? `${creates} creates` : `${seconds} s`
+    const runtime = values['one-runtime'] ? 'one workerd' : 'a workerd each'
+    console.log(`${endpoint}, ${windows} windows of ${window}, ${list.length} movies, ${runtime}:`)
     for (const [name] of workers) {
       const paired = rates.get(name).map((rate, window) => rate / bound[window])
       console.log(

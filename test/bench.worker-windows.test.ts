@@ -1,14 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runBenchScript } from './support/tiny-bench.js'
 
-// Keeps `npm run bench:workerwindows` alive: two short windows at a tiny size. The script throws
-// on any answer that is not a 2xx; this checks that each Worker has its line, never a speed.
-describe('bench/worker-windows.mjs', () => {
+// Keeps `npm run bench:workerwindows` alive: two short windows at a tiny size, with the Workers
+// in a workerd each and in one. The script throws on any answer that is not the expected one;
+// this checks that each Worker has its line, never a speed.
+describe.each([
+  { mode: 'a workerd each', flags: [] },
+  { mode: 'one workerd', flags: ['--one-runtime'] },
+])('bench/worker-windows.mjs, $mode', ({ mode, flags }) => {
   let stdout = ''
   beforeAll(async () => {
     stdout = await runBenchScript(
       'worker-windows.mjs',
-      ['--windows', '2', '--seconds', '0.3', '--n', '50'],
+      ['--windows', '2', '--seconds', '0.3', '--creates', '50', '--n', '50', ...flags],
       [
         {
           file: 'items-service/dist-worker/bundle-mongodb/entry.js',
@@ -19,9 +23,14 @@ describe('bench/worker-windows.mjs', () => {
     )
   }, 120_000)
 
-  it('loads the bound and items-service in turn, a paired ratio for each read', () => {
-    for (const endpoint of ['GET /items/:id', 'GET /items']) {
-      expect(stdout).toContain(`${endpoint}, 2 windows of 0.3 s, 50 movies:`)
+  it('loads the bound and items-service in turn, a paired ratio for reads and creates', () => {
+    const windows = {
+      'GET /items/:id': '0.3 s',
+      'GET /items': '0.3 s',
+      'POST /items': '50 creates',
+    }
+    for (const [endpoint, window] of Object.entries(windows)) {
+      expect(stdout).toContain(`${endpoint}, 2 windows of ${window}, 50 movies, ${mode}:`)
       for (const name of ['bare, through an object', 'items-service, this build']) {
         const line = new RegExp(
           `^  ${name}: [\\d]+ req/s \\(median\\); over through an object [\\d.]+x \\(windows [\\d.]+x-[\\d.]+x\\)$`,
