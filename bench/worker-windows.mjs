@@ -5,8 +5,9 @@
 // window): a read for `--seconds`, or `--creates` new movies POSTed, and each Worker's rate is
 // set against the first one's of the same window. Prints, per endpoint and Worker, the median of
 // those paired ratios with their range, and the medians of the rates. With `--one-runtime`, the
-// Workers share one workerd, as Workers share a runtime on the platform (and as the issue's
-// check puts them "beside the items Worker in the same runtime"); otherwise each has its own.
+// Workers share one workerd, as Workers share a runtime on the platform; otherwise each has its
+// own. Beside the bare Worker through an object runs the same with the headers every answer of
+// items-service carries, and items-service is set against both.
 // Usage (after `npm run build`):
 //   node bench/worker-windows.mjs [<other build>/items-service/dist-worker/bundle/entry.js]
 //     [--windows 10] [--seconds 1] [--creates 400] [--n 1000] [--one-runtime]
@@ -51,6 +52,14 @@ const named = [
     'bare, through an object',
     bareWorker(stored, { throughObject: true, persist: join(work, 'object') }),
   ],
+  [
+    "bare, through an object, with the service's headers",
+    bareWorker(stored, {
+      throughObject: true,
+      persist: join(work, 'headers'),
+      serviceHeaders: true,
+    }),
+  ],
   ['items-service, this build', itemsWorker(await snapshotItemsBundle(work), join(work, 'this'))],
 ]
 if (positionals[0]) {
@@ -63,8 +72,8 @@ const servers = values['one-runtime']
 for (const [name, options] of values['one-runtime'] ? [] : named)
   servers.push(await startWorker(name, options, work))
 const workers = named.map(([name], i) => [name, servers[i]])
-// items-service's objects hold the movies, POSTed through the API; the bound has them built in.
-for (const [, server] of workers.slice(1)) await postAll(server, list)
+// items-service's objects hold the movies, POSTed through the API; the bounds have them built in.
+for (const [, server] of workers.slice(2)) await postAll(server, list)
 let created = 0
 
 /** Each endpoint's load for one window: a read for `seconds`, or `creates` new movies. */
@@ -98,16 +107,23 @@ try {
         rates.get(name).push(run.rps)
       }
     }
-    const bound = rates.get(workers[0][0])
     const window = endpoint.startsWith('POST') ? `${creates} creates` : `${seconds} s`
     const runtime = values['one-runtime'] ? 'one workerd' : 'a workerd each'
     console.log(`${endpoint}, ${windows} windows of ${window}, ${list.length} movies, ${runtime}:`)
+    /** The median of `name`'s rates over `bound`'s, window by window, with their range. */
+    const over = (name, bound) => {
+      const paired = rates.get(name).map((rate, window) => rate / rates.get(bound)[window])
+      const range = `${ratio(Math.min(...paired))}-${ratio(Math.max(...paired))}`
+      return `${ratio(median(paired))} (windows ${range})`
+    }
+    const [[object], [headers]] = workers
     for (const [name] of workers) {
-      const paired = rates.get(name).map((rate, window) => rate / bound[window])
+      const againstHeaders = name.startsWith('items-service')
+        ? `; over with the service's headers ${over(name, headers)}`
+        : ''
       console.log(
         `  ${name}: ${median(rates.get(name)).toFixed(0)} req/s (median); ` +
-          `over through an object ${ratio(median(paired))} ` +
-          `(windows ${ratio(Math.min(...paired))}-${ratio(Math.max(...paired))})`,
+          `over through an object ${over(name, object)}${againstHeaders}`,
       )
     }
   }
