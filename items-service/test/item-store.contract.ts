@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Item, ItemStore, TaggedJson } from '../src/store/item-store.js'
+import {
+  type Item,
+  type ItemStore,
+  listBytes,
+  type TaggedJson,
+  type TaggedList,
+} from '../src/store/item-store.js'
 import { type ContractOptions, describeQueryContract } from './item-store-query.contract.js'
 import { describeRestoreContract } from './item-store-restore.contract.js'
 import { contractItems } from './support/contract-items.js'
@@ -7,17 +13,17 @@ import { contractItems } from './support/contract-items.js'
 const objectId = /^[0-9a-f]{24}$/
 const { a, b, c } = contractItems
 
-/** Parses what a store answered. */
-export function parseJson<T>(tagged: TaggedJson | null): T | null {
-  return tagged === null ? null : JSON.parse(new TextDecoder().decode(tagged.body))
+/** Parses what a store answered: bytes, or the Blob a Worker's object answers a list with. */
+export async function parseJson<T>(tagged: TaggedJson | TaggedList | null): Promise<T | null> {
+  return tagged === null ? null : JSON.parse(new TextDecoder().decode(await listBytes(tagged)))
 }
 
 /** What a write answered, as a test compares it: done with the list it answered, or refused. */
 async function outcome(
-  write: Promise<{ ok: true; list: TaggedJson } | { ok: false; why: string; id: string }>,
+  write: Promise<{ ok: true; list: TaggedList } | { ok: false; why: string; id: string }>,
 ) {
   const result = await write
-  return result.ok ? { ok: true, list: parseJson<Item[]>(result.list) } : result
+  return result.ok ? { ok: true, list: await parseJson<Item[]>(result.list) } : result
 }
 
 /**
@@ -32,8 +38,8 @@ export function describeItemStoreContract(
 ): void {
   describe(`${name} (ItemStore contract)`, () => {
     let store: ItemStore
-    const list = async () => parseJson<Item[]>(await store.list()) ?? []
-    const find = async (id: string) => parseJson<Item>(await store.find(id))
+    const list = async () => (await parseJson<Item[]>(await store.list())) ?? []
+    const find = async (id: string) => await parseJson<Item>(await store.find(id))
     const ids = async () => (await list()).map((item) => item.id)
 
     beforeEach(async () => {
@@ -180,18 +186,17 @@ export function describeItemStoreContract(
       await store.insert(a)
       const read = await store.list()
       await store.insert(b)
-      expect(parseJson<Item[]>(read)).toEqual([expect.objectContaining(a)])
+      expect(await parseJson<Item[]>(read)).toEqual([expect.objectContaining(a)])
     })
 
     describe('entity tags', () => {
-      const decode = (tagged: { body: Uint8Array } | null) =>
-        tagged && JSON.parse(new TextDecoder().decode(tagged.body))
+      const decode = (tagged: TaggedJson | TaggedList | null) => parseJson(tagged)
 
       it('tag the bytes list and find answer, strongly and quoted', async () => {
         await store.insert(a)
         const [tagged, one] = [await store.list(), await store.find('a')]
-        expect(decode(tagged)).toEqual(await list())
-        expect(decode(one)).toEqual(await find('a'))
+        expect(await decode(tagged)).toEqual(await list())
+        expect(await decode(one)).toEqual(await find('a'))
         for (const { etag } of [tagged, one ?? { etag: '' }]) expect(etag).toMatch(/^"[!#-~]+"$/)
         expect(await store.find('x')).toBeNull()
       })

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { useMongoServer } from '@movies-and-mail/test-kit'
 import { MongoClient } from 'mongodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listBytes } from '../src/store/item-store.js'
 import { describeItemStoreContract } from './item-store.contract.js'
 import { StoreHarness } from './support/store-harness.js'
 
@@ -31,8 +32,7 @@ describe('in workerd', () => {
     expect(await store.restore([...items].reverse(), { replace: false })).toMatchObject({
       added: 1500,
     })
-    const { body } = await store.list()
-    expect(JSON.parse(Buffer.from(body).toString())).toEqual(items)
+    expect(JSON.parse(Buffer.from(await listBytes(await store.list())).toString())).toEqual(items)
     const found = await store.find('m1499')
     expect(JSON.parse(Buffer.from(found?.body ?? []).toString())).toEqual(items[1499])
   })

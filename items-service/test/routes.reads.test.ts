@@ -67,6 +67,27 @@ describe.each(targets)('conditional and queried reads on $name', (target) => {
     expect(deleted).toHaveLength(before.length - 1)
   })
 
+  it('answers creates sent at once each with a whole list, whole JSON, that holds it', async () => {
+    const ids = Array.from({ length: 40 }, (_, n) => `at-once-${n}`)
+    const answers = await Promise.all(
+      ids.map((id) => post({ id, name: `Sent at once with others, ${id}`, genre: 'Crowd' })),
+    )
+    const lists = await Promise.all(
+      answers.map(async (answer) => {
+        expect(answer.status).toBe(201)
+        return JSON.parse(await answer.text()) as Item[]
+      }),
+    )
+    const mine = (list: Item[]) => list.filter((item) => item.genre === 'Crowd')
+    lists.forEach((list, n) => {
+      expect(mine(list).map((item) => item.id)).toContain(ids[n])
+    })
+    // Writes that land together may answer the same list (Node commits them as one batch).
+    expect(Math.max(...lists.map((list) => mine(list).length))).toBe(ids.length)
+    const all = JSON.parse(await (await call('/items')).text()) as Item[]
+    expect(mine(all).map((item) => item.id)).toEqual(expect.arrayContaining(ids))
+  })
+
   it('refuses a write under a stale If-Match with 412, changing nothing', async () => {
     await post({ id: 'match-1', name: 'Ronin', genre: 'Crime' })
     const stale = tagOf(await call('/items/match-1'))

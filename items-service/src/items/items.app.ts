@@ -3,7 +3,7 @@ import { answerTagged, sendTagged, type Tagged } from '@movies-and-mail/http-kit
 import { jsonBytes } from '@movies-and-mail/http-kit/json'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { IfMatch, Item, ItemStore, Refused, TaggedJson } from '../store/item-store.js'
+import type { IfMatch, Item, ItemStore, Refused, TaggedList } from '../store/item-store.js'
 import {
   createItemRoute,
   deleteItemRoute,
@@ -46,7 +46,7 @@ function refused(c: Context, { why, id }: Refused<keyof typeof refusals>, ifMatc
 /** The answer to a write the store made: the whole list as the write left it, and its tag. */
 function written<S extends ContentfulStatusCode>(
   c: Context,
-  list: TaggedJson,
+  list: TaggedList,
   status: S,
   headers: Record<string, string> = {},
 ) {
@@ -95,10 +95,13 @@ export function itemsApp({ store, compress }: ItemsAppOptions) {
       const search = new URL(c.req.url).search
       if (search === '') {
         const list = await store.list()
-        const sent = compress?.(list, c.req.header('accept-encoding')) ?? {
-          tagged: list,
-          headers: {},
-        }
+        // A Blob comes from a Worker's object, where the platform compresses.
+        const { body, etag } = list
+        const compressed =
+          body instanceof Uint8Array
+            ? compress?.({ body, etag }, c.req.header('accept-encoding'))
+            : undefined
+        const sent = compressed ?? { tagged: list, headers: {} }
         const answer = answerTagged(sent.tagged, ifNoneMatch, { ...json, ...sent.headers })
         return sendTagged<Item[]>(c, answer)
       }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
+import { listBytes } from '../store/item-store.js'
 import { writeItemsFile } from './items-file.js'
 import { openItemStore } from './open-item-store.js'
 
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const settings = parseEnv(process.env)
   const { store, description } = await openItemStore(settings)
   try {
-    const count = await writeItemsFile(path, (await store.list()).body)
+    const count = await writeItemsFile(path, await listBytes(await store.list()))
     process.stderr.write(`exported ${count} items from the ${description} to ${path}\n`)
   } finally {
     await store.close()

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
-import type { Item } from '../store/item-store.js'
+import { type Item, listBytes } from '../store/item-store.js'
 import { type LineProblem, readItemsFile } from './items-file.js'
 import { openItemStore } from './open-item-store.js'
 
@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   const { store, description } = await openItemStore(settings)
   try {
     // An `_id` the store gives another id would make two items one: refused, nothing stored.
-    const stored = JSON.parse(new TextDecoder().decode((await store.list()).body)) as Item[]
+    const stored = JSON.parse(
+      new TextDecoder().decode(await listBytes(await store.list())),
+    ) as Item[]
     const idOf_id = new Map(stored.map((item) => [item._id, item.id]))
     const taken = read.items.flatMap((item, index) => {
       const holder = idOf_id.get(item._id)

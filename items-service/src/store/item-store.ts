@@ -24,6 +24,17 @@ export type Item = {
 export type TaggedJson = { body: Uint8Array; etag: string }
 
 /**
+ * The list's serialised JSON and its tag: bytes, or (from a Worker's object) one `Blob` that the
+ * runtime sends without copying.
+ */
+export type TaggedList = { body: Uint8Array | Blob; etag: string }
+
+/** The list's bytes, read out of its `Blob` where a store gave one. */
+export async function listBytes({ body }: TaggedList): Promise<Uint8Array> {
+  return body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body
+}
+
+/**
  * A write's `If-Match`: `*` (any current version) or the tags of the versions the writer read.
  * A store checks it in the same step as the write, so that no other write slips in between.
  */
@@ -35,7 +46,7 @@ export function ifMatchAllows(ifMatch: IfMatch | undefined, etag: string): boole
 }
 
 /** A write that happened: the list as it is right after it, for the answer. */
-export type Written = { ok: true; list: TaggedJson }
+export type Written = { ok: true; list: TaggedList }
 
 /**
  * A write that changed nothing, and why: no item has the id, the item is not the version the
@@ -94,7 +105,7 @@ export type ItemPage = { body: Uint8Array; next?: PagePosition }
  */
 export interface ItemStore {
   /** Every item, as a JSON array in insertion order. */
-  list(): Promise<TaggedJson>
+  list(): Promise<TaggedList>
   /** The item whose `id` equals `id`, as a JSON object, or null. */
   find(id: string): Promise<TaggedJson | null>
   /** The items `query` selects, as a JSON array. */

@@ -13,6 +13,7 @@ import {
   type Restored,
   refused,
   type TaggedJson,
+  type TaggedList,
   type Usage,
 } from './item-store.js'
 import { type JoinedItems, JsonListCache } from './json-list-cache.js'
@@ -93,9 +94,20 @@ export class ItemsInMemory {
     if (this.#keyById.size !== this.#cache.size) throw new Error('items without an id')
   }
 
-  /** The list's JSON and tag, now: nothing is serialised or copied. */
+  /**
+   * The list's JSON and tag, now: nothing is serialised, and nothing copied but once per version
+   * where items are appended in place (`JsonListCache.shared`).
+   */
   list(): TaggedJson {
     return { body: this.#cache.bytes(), etag: this.#cache.listTag() }
+  }
+
+  /**
+   * The list's JSON as one `Blob` made once per version (bytes for a large list), and its tag:
+   * what a Worker's object answers, which the runtime sends without copying it again.
+   */
+  sharedList(): TaggedList {
+    return { body: this.#cache.shared(), etag: this.#cache.listTag() }
   }
 
   /** The item's JSON and tag, now, or null. */
@@ -107,7 +119,7 @@ export class ItemsInMemory {
   }
 
   usage(): Usage {
-    return { items: this.#keyById.size, bytes: this.#cache.bytes().byteLength }
+    return { items: this.#keyById.size, bytes: this.#cache.byteLength }
   }
 
   query(query: ItemQuery): ItemPage {

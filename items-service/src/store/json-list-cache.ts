@@ -6,13 +6,19 @@ type Span = { start: number; end: number }
  * bytes there, in list order.
  */
 export type JoinedItems = {
-  list: Uint8Array
+  list: Uint8Array<ArrayBuffer>
   lengths: readonly (readonly [key: string, bytes: number])[]
 }
 
 const open = Buffer.from('[')
 const comma = Buffer.from(',')
 const close = Buffer.from(']')
+/**
+ * The lists also kept as one `Blob` (`shared`), by size: a smaller one costs less to copy into
+ * each answer than a Blob costs to make; a larger one's Blob would be a second copy of it, and an
+ * object on the Workers runtime has 128 MB.
+ */
+export const sharedListBytes = { from: 8 * 1024, upTo: 8 * 1024 * 1024 } as const
 
 /**
  * A JSON array of serialised items kept as one buffer, with each item's place in it, so that
@@ -20,12 +26,27 @@ const close = Buffer.from(']')
  * holds each item's bytes once. A new item is appended with one copy of the list; replaced and
  * removed items are collected and the list is rebuilt, once, when it is next read.
  *
+ * Once the list is read as a `Blob` (`shared`, as a Worker's object answers it), a new item is
+ * written in place instead, into room kept after the list (lists up to 8 MiB): the Blob is the
+ * list's one copy per change, made when it is first asked for, and the runtime answers every
+ * request from it without another. Nothing handed out is written over: `bytes` then hands out a
+ * copy, and an item's bytes sit before any place an append writes to.
+ *
  * Entity tags cost nothing per read: a version counts the list's changes, each item keeps the
  * version at which it last changed, and a random epoch drawn at each start keeps a tag of an
  * earlier process (whose counter started over) from naming these bytes.
  */
 export class JsonListCache {
-  #list: Buffer = Buffer.from('[]')
+  /** The list from its start; with room after it once items are appended in place. */
+  #list: Buffer<ArrayBuffer> = Buffer.from('[]')
+  /** How many of `#list`'s bytes the list is. */
+  #length = 2
+  /** The list as `bytes` hands it out while `#list` has room after it: a copy, per version. */
+  #copy: Buffer | undefined
+  /** The list as `shared` hands it out, per version. */
+  #blob: Blob | undefined
+  /** Whether the list is read as a Blob: new items are then appended in place. */
+  #sharedAsBlob = false
   /** Every item's span, in list order; a span of -1 is an item added since the last build. */
   readonly #spans = new Map<string, Span>()
   /** Items replaced (new bytes) or removed (null) since the list was last built. */
@@ -59,6 +80,7 @@ export class JsonListCache {
     list[0] = open[0] as number
     list[position] = close[0] as number
     this.#list = Buffer.from(list.subarray(0, position + 1))
+    this.#length = this.#list.length
     this.#bump()
   }
 
@@ -83,6 +105,7 @@ export class JsonListCache {
     }
     if (list[position] !== close[0] || position + 1 !== list.length) throw disagree
     cache.#list = Buffer.from(list.buffer, list.byteOffset, list.byteLength)
+    cache.#length = list.length
     return cache
   }
 
@@ -108,6 +131,8 @@ export class JsonListCache {
   }
 
   #bump(key?: string): void {
+    this.#copy = undefined
+    this.#blob = undefined
     this.#version += 1
     this.#listTag = `"${this.#epoch}-${this.#version}"`
     if (key !== undefined) this.#changedAt.set(key, this.#version)
@@ -130,10 +155,26 @@ export class JsonListCache {
       return
     }
     const empty = this.#spans.size === 0
-    const start = this.#list.length - 1 + (empty ? 0 : 1)
-    this.#list = Buffer.concat(
-      empty ? [open, json, close] : [this.#list.subarray(0, -1), comma, json, close],
-    )
+    const start = this.#length - 1 + (empty ? 0 : 1)
+    const length = start + json.length + 1
+    if (!this.#sharedAsBlob || length > sharedListBytes.upTo) {
+      const before = this.#list.subarray(0, this.#length - 1)
+      this.#list = Buffer.concat(empty ? [open, json, close] : [before, comma, json, close])
+    } else {
+      if (length > this.#list.length) {
+        // Room for the items to come: half the list again, from 64 KiB to 1 MiB.
+        const room = Math.min(Math.max(length >> 1, 64 * 1024), 1024 * 1024)
+        const larger = Buffer.allocUnsafe(length + room)
+        this.#list.copy(larger, 0, 0, this.#length - 1)
+        this.#list = larger
+      }
+      // Over the closing bracket, which only the list's latest bytes hold: `bytes` and `shared`
+      // hand out copies of a list that has room after it.
+      if (!empty) this.#list[start - 1] = comma[0] as number
+      this.#list.set(json, start)
+      this.#list[length - 1] = close[0] as number
+    }
+    this.#length = length
     this.#spans.set(key, { start, end: start + json.length })
   }
 
@@ -154,7 +195,27 @@ export class JsonListCache {
   /** The whole list as one JSON array. */
   bytes(): Buffer {
     if (this.#changed.size > 0) this.#rebuild()
-    return this.#list
+    if (this.#length === this.#list.length) return this.#list
+    this.#copy ??= Buffer.from(this.#list.subarray(0, this.#length))
+    return this.#copy
+  }
+
+  /** The list's size in bytes. */
+  get byteLength(): number {
+    if (this.#changed.size > 0) this.#rebuild()
+    return this.#length
+  }
+
+  /**
+   * The whole list as one `Blob` (a copy, made once per version), which a `Response` on the
+   * Workers runtime sends without copying it again; a list outside `sharedListBytes` as `bytes`.
+   */
+  shared(): Blob | Buffer {
+    this.#sharedAsBlob = true
+    const length = this.byteLength
+    if (length < sharedListBytes.from || length > sharedListBytes.upTo) return this.bytes()
+    this.#blob ??= new Blob([this.#list.subarray(0, this.#length)])
+    return this.#blob
   }
 
   /**
@@ -197,6 +258,7 @@ export class JsonListCache {
     endRun()
     parts.push(close)
     this.#list = Buffer.concat(parts, position + 1)
+    this.#length = this.#list.length
     this.#changed.clear()
   }
 }

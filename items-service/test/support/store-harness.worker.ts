@@ -28,12 +28,17 @@ const calls = new Set([
   'close',
 ])
 
-/** Bytes as `{ $bytes: base64 }`, anywhere in a value; everything else as it is. */
-function encode(value: unknown): unknown {
+/**
+ * Bytes as `{ $bytes: base64 }`, anywhere in a value, and a Blob's (a list, as the object's store
+ * answers it) the same; everything else as it is.
+ */
+async function encode(value: unknown): Promise<unknown> {
+  if (value instanceof Blob) value = new Uint8Array(await value.arrayBuffer())
   if (value instanceof Uint8Array) return { $bytes: Buffer.from(value).toString('base64') }
-  if (Array.isArray(value)) return value.map(encode)
+  if (Array.isArray(value)) return Promise.all(value.map(encode))
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, encode(field)]))
+    const fields = Object.entries(value).map(async ([key, field]) => [key, await encode(field)])
+    return Object.fromEntries(await Promise.all(fields))
   }
   return value
 }
@@ -71,7 +76,7 @@ export class StoreObject {
       >
       // JSON has no undefined: a missing If-Match comes as null.
       const value = await store[method]?.(...args.map((arg) => arg ?? undefined))
-      return Response.json({ value: encode(value) ?? null })
+      return Response.json({ value: (await encode(value)) ?? null })
     } catch (error) {
       const { name, message } = error instanceof Error ? error : new Error(String(error))
       return Response.json({ thrown: { name, message } })

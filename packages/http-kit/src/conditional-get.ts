@@ -2,16 +2,19 @@ import type { Context, TypedResponse } from 'hono'
 import type { JSONParsed } from 'hono/utils/types'
 import { jsonBytes } from './json-bytes.js'
 
-/** Bytes and the strong entity tag that names them (quoted, as the `ETag` header carries it). */
-export type Tagged = { body: Uint8Array; etag: string }
+/**
+ * Bytes (or a `Blob` of them) and the strong entity tag that names them (quoted, as the `ETag`
+ * header carries it).
+ */
+export type Tagged<Body extends Uint8Array | Blob = Uint8Array> = { body: Body; etag: string }
 
 /**
  * The answer to a GET of tagged bytes, for any server to write: 304 without a body, or 200. Its
  * `headers` are the representation's (type, coding, `Vary`), to be sent with `etag`; they may be
  * the very object given, so a server answering at a high rate can pass constants.
  */
-export type TaggedAnswer =
-  | { status: 200; etag: string; headers: Readonly<Record<string, string>>; body: Uint8Array }
+export type TaggedAnswer<Body extends Uint8Array | Blob = Uint8Array> =
+  | { status: 200; etag: string; headers: Readonly<Record<string, string>>; body: Body }
   | { status: 304; etag: string; headers: Readonly<Record<string, string>>; body: null }
 
 /** What a 304 repeats of the 200 it stands for (RFC 9110 §15.4.5); the rest describes a body. */
@@ -54,11 +57,11 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
  * whole answer (hashing the body when it has no tag), where here the store's tag decides before.
  * @example answerTagged(list, request.headers['if-none-match'], { 'content-type': 'application/json' })
  */
-export function answerTagged(
-  tagged: Tagged,
+export function answerTagged<Body extends Uint8Array | Blob = Uint8Array>(
+  tagged: Tagged<Body>,
   ifNoneMatch: string | undefined,
   headers: Readonly<Record<string, string>> = noHeaders,
-): TaggedAnswer {
+): TaggedAnswer<Body> {
   if (noneMatchHits(ifNoneMatch, tagged.etag)) {
     return { status: 304, etag: tagged.etag, headers: keptBy304Of(headers), body: null }
   }
@@ -71,7 +74,7 @@ export function answerTagged(
  */
 export function sendTagged<T>(
   c: Context,
-  answer: TaggedAnswer,
+  answer: TaggedAnswer<Uint8Array | Blob>,
 ): TypedResponse<JSONParsed<T>, 200 | 304, 'json'> {
   const headers = { ...answer.headers, etag: answer.etag }
   return answer.status === 304

@@ -3,8 +3,8 @@ import type { StatusCode } from 'hono/utils/http-status'
 import type { JSONParsed } from 'hono/utils/types'
 import { answerBody } from '#answer-body'
 
-/** A JSON document already serialised: bytes in memory, or a stream of them. */
-export type JsonBody = Uint8Array | ReadableStream<Uint8Array>
+/** A JSON document already serialised: bytes in memory, a `Blob` of them, or a stream. */
+export type JsonBody = Uint8Array | Blob | ReadableStream<Uint8Array>
 
 /**
  * Answers JSON that a store has already serialised, without parsing and serialising it again

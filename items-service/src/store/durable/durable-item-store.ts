@@ -13,6 +13,7 @@ import type {
   Refused,
   Restored,
   TaggedJson,
+  TaggedList,
   Usage,
   Written,
 } from '../item-store.js'
@@ -68,8 +69,8 @@ export class DurableItemStore implements ItemStore {
     return this.#items.changes
   }
 
-  async list(): Promise<TaggedJson> {
-    return this.#items.list()
+  async list(): Promise<TaggedList> {
+    return this.#items.sharedList()
   }
 
   async usage(): Promise<Usage> {
@@ -144,6 +145,6 @@ export class DurableItemStore implements ItemStore {
       throw new StoreUnavailableError('the store could not write', { cause: error })
     }
     plan.apply()
-    return { ok: true, list: this.#items.list() }
+    return { ok: true, list: this.#items.sharedList() }
   }
 }

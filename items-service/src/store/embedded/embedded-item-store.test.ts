@@ -24,7 +24,8 @@ describeItemStoreContract('EmbeddedItemStore', async () =>
 
 describe('EmbeddedItemStore on disk', () => {
   let dir: string
-  const list = async (store: EmbeddedItemStore) => parseJson<Item[]>(await store.list()) ?? []
+  const list = async (store: EmbeddedItemStore) =>
+    (await parseJson<Item[]>(await store.list())) ?? []
   const movie = (n: number) => ({ id: `tt${n}`, name: `Movie ${n}`, genre: 'Drama' })
 
   beforeEach(async () => {

@@ -50,7 +50,7 @@ describe('MongoItemStore', () => {
       const stale = { ok: false, why: 'stale', id: movie.id }
       expect(await one.update(movie.id, { name: 'Aliens' }, [etag])).toEqual(stale)
       expect(await one.remove(movie.id, [etag])).toEqual(stale)
-      expect(parseJson(await one.find(movie.id))).toMatchObject({ genre: 'Sci-fi' })
+      expect(await parseJson(await one.find(movie.id))).toMatchObject({ genre: 'Sci-fi' })
     })
 
     it('let exactly one of many writes under the same If-Match through', async () => {
