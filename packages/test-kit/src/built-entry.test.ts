@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BuiltEntry } from './built-entry.js'
 import { killBuiltEntries } from './running-children.js'
 
@@ -97,8 +97,10 @@ describe('BuiltEntry.start', () => {
 
   it('keeps stdout and stderr apart, and both in output', async () => {
     const tiny = await BuiltEntry.start(entry, { cwd: dir })
+    // The two are separate pipes: the stderr line, written first, may arrive after the listening
+    // line that ends the start.
+    await vi.waitFor(() => expect(tiny.stderr).toBe('a line on stderr\n'))
     expect(tiny.stdout).not.toContain('a line on stderr')
-    expect(tiny.stderr).toBe('a line on stderr\n')
     expect(tiny.output).toContain('a line on stderr\n')
     expect(tiny.output).toContain('tiny listening on')
   })
