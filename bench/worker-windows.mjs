@@ -66,11 +66,15 @@ if (positionals[0]) {
   const other = itemsWorker(resolve(positionals[0]), join(work, 'other'))
   named.push(['items-service, other build', other])
 }
+/** Each Worker in a workerd of its own, one after another. */
+async function startApart() {
+  const servers = []
+  for (const [name, options] of named) servers.push(await startWorker(name, options, work))
+  return servers
+}
 const servers = values['one-runtime']
   ? await startWorkersTogether(named, join(work, 'objects'), work)
-  : []
-for (const [name, options] of values['one-runtime'] ? [] : named)
-  servers.push(await startWorker(name, options, work))
+  : await startApart()
 const workers = named.map(([name], i) => [name, servers[i]])
 // items-service's objects hold the movies, POSTed through the API; the bounds have them built in.
 for (const [, server] of workers.slice(2)) await postAll(server, list)

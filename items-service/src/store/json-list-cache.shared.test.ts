@@ -1,5 +1,6 @@
+import { blobBodyBytes } from '@movies-and-mail/http-kit/blob-bodies'
 import { describe, expect, it } from 'vitest'
-import { JsonListCache, sharedListBytes } from './json-list-cache.js'
+import { JsonListCache } from './json-list-cache.js'
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value))
 const parse = (bytes: Uint8Array) => JSON.parse(Buffer.from(bytes).toString())
@@ -65,9 +66,9 @@ describe('JsonListCache read as a Blob (a Worker object answers so)', () => {
     expect(parse(cache.get('k5') as Uint8Array)).toEqual(item(5))
   })
 
-  it('answers a list outside sharedListBytes as bytes', () => {
+  it('answers a list outside blobBodyBytes as bytes', () => {
     const small = new JsonListCache([['k0', '{"n":0}']])
-    expect(small.byteLength).toBeLessThan(sharedListBytes.from)
+    expect(small.byteLength).toBeLessThan(blobBodyBytes.from)
     expect(small.shared()).toBeInstanceOf(Uint8Array)
     small.append('k1', json({ n: 1 }))
     expect(parse(small.shared() as Uint8Array)).toEqual([{ n: 0 }, { n: 1 }])
@@ -78,7 +79,7 @@ describe('JsonListCache read as a Blob (a Worker object answers so)', () => {
     )
     expect(cache.shared()).toBeInstanceOf(Blob)
     cache.append('k7', json({ big }))
-    expect(cache.byteLength).toBeGreaterThan(sharedListBytes.upTo)
+    expect(cache.byteLength).toBeGreaterThan(blobBodyBytes.upTo)
     const body = cache.shared()
     expect(body).toBeInstanceOf(Uint8Array)
     expect(parse(body as Uint8Array)).toHaveLength(8)

@@ -1,3 +1,5 @@
+import { blobBodyBytes, worthABlob } from '@movies-and-mail/http-kit/blob-bodies'
+
 /** Where an item's bytes sit in the list buffer. */
 type Span = { start: number; end: number }
 
@@ -13,12 +15,6 @@ export type JoinedItems = {
 const open = Buffer.from('[')
 const comma = Buffer.from(',')
 const close = Buffer.from(']')
-/**
- * The lists also kept as one `Blob` (`shared`), by size: a smaller one costs less to copy into
- * each answer than a Blob costs to make; a larger one's Blob would be a second copy of it, and an
- * object on the Workers runtime has 128 MB.
- */
-export const sharedListBytes = { from: 8 * 1024, upTo: 8 * 1024 * 1024 } as const
 
 /**
  * A JSON array of serialised items kept as one buffer, with each item's place in it, so that
@@ -27,10 +23,10 @@ export const sharedListBytes = { from: 8 * 1024, upTo: 8 * 1024 * 1024 } as cons
  * removed items are collected and the list is rebuilt, once, when it is next read.
  *
  * Once the list is read as a `Blob` (`shared`, as a Worker's object answers it), a new item is
- * written in place instead, into room kept after the list (lists up to 8 MiB): the Blob is the
- * list's one copy per change, made when it is first asked for, and the runtime answers every
- * request from it without another. Nothing handed out is written over: `bytes` then hands out a
- * copy, and an item's bytes sit before any place an append writes to.
+ * written in place instead, into room kept after the list (lists up to `blobBodyBytes.upTo`):
+ * the Blob is the list's one copy per change, made when it is first asked for, and the runtime
+ * answers every request from it without another. Nothing handed out is written over: `bytes`
+ * then hands out a copy, and an item's bytes sit before any place an append writes to.
  *
  * Entity tags cost nothing per read: a version counts the list's changes, each item keeps the
  * version at which it last changed, and a random epoch drawn at each start keeps a tag of an
@@ -157,7 +153,7 @@ export class JsonListCache {
     const empty = this.#spans.size === 0
     const start = this.#length - 1 + (empty ? 0 : 1)
     const length = start + json.length + 1
-    if (!this.#sharedAsBlob || length > sharedListBytes.upTo) {
+    if (!this.#sharedAsBlob || length > blobBodyBytes.upTo) {
       const before = this.#list.subarray(0, this.#length - 1)
       this.#list = Buffer.concat(empty ? [open, json, close] : [before, comma, json, close])
     } else {
@@ -208,12 +204,11 @@ export class JsonListCache {
 
   /**
    * The whole list as one `Blob` (a copy, made once per version), which a `Response` on the
-   * Workers runtime sends without copying it again; a list outside `sharedListBytes` as `bytes`.
+   * Workers runtime sends without copying it again; a list not `worthABlob` as `bytes`.
    */
   shared(): Blob | Buffer {
     this.#sharedAsBlob = true
-    const length = this.byteLength
-    if (length < sharedListBytes.from || length > sharedListBytes.upTo) return this.bytes()
+    if (!worthABlob(this.byteLength)) return this.bytes()
     this.#blob ??= new Blob([this.#list.subarray(0, this.#length)])
     return this.#blob
   }
