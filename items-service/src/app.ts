@@ -2,6 +2,7 @@ import { createServiceApp } from '@movies-and-mail/http-kit/app'
 import { addDocsRoutes } from '@movies-and-mail/http-kit/docs'
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { type EventsOptions, eventsApp } from './events/events.app.js'
+import { type FollowChanges, forwardedEventsApp } from './events/forwarded-events.app.js'
 import { healthApp } from './health/health.app.js'
 import { fieldRules } from './items/item.schema.js'
 import { type Compress, itemsApp } from './items/items.app.js'
@@ -26,6 +27,11 @@ export type AppOptions = {
   mailServiceUrl?: string
   /** Limits and timing of the change feed's streams; the defaults otherwise. */
   events?: Omit<EventsOptions, 'store'>
+  /**
+   * Where the change feed's streams are answered when `store` does not hold the feed (a Worker:
+   * the collection's object); from `store.changes` by default.
+   */
+  followChanges?: FollowChanges
   /** Compresses the list for clients that take it (Node); none where the platform does. */
   compress?: Compress
   /** How long a write's body may take to arrive (BODY_TIMEOUT_MS): 408 after it; Infinity: none. */
@@ -47,6 +53,7 @@ export function createApp({
   webAssets = new Map(),
   mailServiceUrl = 'http://localhost:4001',
   events = {},
+  followChanges,
   compress,
   bodyTimeoutMs,
   bounds,
@@ -65,7 +72,7 @@ export function createApp({
   })
   app.include(healthApp({ store }))
   // Before the item routes: `/items/events` is the feed, not the item of id `events`.
-  app.include(eventsApp({ store, ...events }))
+  app.include(followChanges ? forwardedEventsApp(followChanges) : eventsApp({ store, ...events }))
   const writable = bounds ? withBounds(store, bounds) : store
   app.include(itemsApp({ store: writable, compress }))
   addDocsRoutes(app, {

@@ -7,10 +7,10 @@ import { uploads } from './support/worker-under-test.js'
 // The Worker answers the page at `/` itself, from a module it loads with the first request for
 // it: an isolate that starts for a page view evaluates that module and what it imports. That is
 // the service app's middleware and the settings (checked with zod's `zod/mini`), not the routes:
-// their declarations and schemas stay in the app's module, which only the collection's object
-// loads. Neither loads zod's full API or `@hono/zod-openapi`: the routes are declared with
-// http-kit's route table over `zod/mini`, and the OpenAPI document is written by a module of its
-// own, loaded by the first request for it.
+// their declarations and schemas stay in the app's module, which the Worker loads with its first
+// request for anything else. Neither loads zod's full API or `@hono/zod-openapi`: the routes are
+// declared with http-kit's route table over `zod/mini`, and the OpenAPI document is written by a
+// module of its own, loaded by the first request for it.
 
 const upload = dirname(uploads.default)
 // zod's full API names its schemas' constructors so (`zod/mini` says `ZodMiniObject`), and
@@ -41,7 +41,7 @@ describe("the Worker's modules", () => {
 
   it("load the routes only with the app's module, and the document's writer only when asked", async () => {
     const page = await staticImports(upload, await moduleNamed('web-page-'))
-    const app = await staticImports(upload, await moduleNamed('collection-app-'))
+    const app = await staticImports(upload, await moduleNamed('worker-app-'))
     expect((await codeOf(app)).code).toContain(routesMark)
     expect((await codeOf(page)).code).not.toContain(routesMark)
     const writer = await moduleNamed('openapi-document-')

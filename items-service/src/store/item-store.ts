@@ -24,14 +24,16 @@ export type Item = {
 export type TaggedJson = { body: Uint8Array; etag: string }
 
 /**
- * The list's serialised JSON and its tag: bytes, or (from a Worker's object) one `Blob` that the
- * runtime sends without copying.
+ * The list's serialised JSON and its tag: bytes, or (in a Worker's object) one `Blob` that the
+ * runtime sends without copying, or (in the Worker, from the object) the stream of that Blob,
+ * sent on as it comes.
  */
-export type TaggedList = { body: Uint8Array | Blob; etag: string }
+export type TaggedList = { body: Uint8Array | Blob | ReadableStream<Uint8Array>; etag: string }
 
-/** The list's bytes, read out of its `Blob` where a store gave one. */
+/** The list's bytes, read out of its `Blob` or stream where a store gave one. */
 export async function listBytes({ body }: TaggedList): Promise<Uint8Array> {
-  return body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body
+  if (body instanceof Uint8Array) return body
+  return new Uint8Array(await new Response(body).arrayBuffer())
 }
 
 /**

@@ -1,5 +1,21 @@
-import type { DurableObjectState } from '@cloudflare/workers-types'
-import type { CollectionApp, Fetch } from './collection-app.js'
+import { DurableObject } from 'cloudflare:workers'
+import type {
+  Item,
+  ItemPage,
+  ItemQuery,
+  ItemStore,
+  Restored,
+  TaggedJson,
+  Usage,
+} from '../store/item-store.js'
+import type { Collection } from './collection.js'
+import {
+  type Answer,
+  alone,
+  type CollectionCalls,
+  type Failure,
+  failureAnswer,
+} from './collection-protocol.js'
 
 /** The Worker's variables and secrets, as the runtime hands them in. */
 export type Bindings = Record<string, unknown>
@@ -14,35 +30,77 @@ export function settingsOf(bindings: Bindings): Record<string, string> {
 }
 
 /**
- * One collection's Durable Object, the class the platform makes (`ItemsObject` in wrangler.toml).
- * What it runs, the app and its store (`CollectionApp`), is a module it loads with its first
- * request: the Worker's module, evaluated by every isolate that starts, holds only this and the
- * hop to the object; an isolate that only hands requests on never evaluates zod, Hono or the
- * routes.
+ * One collection's Durable Object, the class the platform makes (`ItemsObject` in wrangler.toml):
+ * the collection's store, which the Worker's app calls (`ObjectItemStore`, over
+ * `collection-protocol.ts`), and the streams of its change feed. It runs no HTTP pipeline of the
+ * service's: request ids, CORS, checks and log lines are the Worker's, which the platform runs
+ * on as many isolates as it needs, where the object is one thread for every request. What it
+ * runs (`openCollection`) is a module it loads with its first call: the Worker's module,
+ * evaluated by every isolate that starts, holds only this and the Worker.
  */
-export class ItemsObject {
-  readonly #state: DurableObjectState
-  readonly #bindings: Bindings
-  #loading: Promise<CollectionApp> | undefined
-  /** The app once open: every request after that goes straight to it. */
-  #opened: Fetch | undefined
+export class ItemsObject extends DurableObject<Bindings> implements CollectionCalls {
+  #opening: Promise<Collection | Failure> | undefined
+  /** The collection once open: every call after that goes straight to it. */
+  #open: Collection | undefined
 
-  constructor(state: DurableObjectState, bindings: Bindings) {
-    this.#state = state
-    this.#bindings = bindings
+  /** The list and the writes (`collectionPaths`), and the change feed's streams. */
+  async fetch(request: Request): Promise<Response> {
+    const collection = this.#open ?? (await this.#opened())
+    if ('failed' in collection) return failureAnswer(collection)
+    return collection.fetch(request)
   }
 
-  fetch(request: Request): Response | Promise<Response> {
-    return this.#opened ? this.#opened(request) : this.#load(request)
+  find(id: string): Promise<Answer<TaggedJson | null>> {
+    return this.#call(async (store) => {
+      const found = await store.find(id)
+      return found && { body: alone(found.body), etag: found.etag }
+    })
   }
 
-  async #load(request: Request): Promise<Response> {
-    this.#loading ??= import('./collection-app.js').then(
-      ({ CollectionApp }) => new CollectionApp(this.#state, settingsOf(this.#bindings)),
+  query(query: ItemQuery): Promise<Answer<ItemPage>> {
+    return this.#call(async (store) => {
+      const page = await store.query(query)
+      return { ...page, body: alone(page.body) }
+    })
+  }
+
+  usage(): Promise<Answer<Usage>> {
+    return this.#call((store) => store.usage())
+  }
+
+  ping(): Promise<Answer<null>> {
+    return this.#call(async (store) => {
+      await store.ping()
+      return null
+    })
+  }
+
+  restore(items: Item[], replace: boolean): Promise<Answer<Restored>> {
+    return this.#call((store) => store.restore(items, { replace }))
+  }
+
+  async #call<T>(call: (store: ItemStore) => Promise<T>): Promise<Answer<T>> {
+    const collection = this.#open ?? (await this.#opened())
+    if ('failed' in collection) return collection
+    try {
+      return { value: await call(collection.store) }
+    } catch (error) {
+      return collection.failureFor(error)
+    }
+  }
+
+  /**
+   * The collection, opened by the first call, not the constructor: the MongoDB driver's sockets
+   * must be opened by a request of the object to serve the ones after it. The calls that come
+   * meanwhile wait for the same opening; a failed one is tried again by the next call.
+   */
+  async #opened(): Promise<Collection | Failure> {
+    this.#opening ??= import('./collection.js').then(({ openCollection }) =>
+      openCollection(this.ctx, settingsOf(this.env)),
     )
-    const collection = await this.#loading
-    const answer = await collection.fetch(request)
-    this.#opened ??= collection.opened
-    return answer
+    const opened = await this.#opening
+    if ('failed' in opened) this.#opening = undefined
+    else this.#open = opened
+    return opened
   }
 }

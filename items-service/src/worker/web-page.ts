@@ -12,7 +12,7 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * as on Node (`pageAnswer`; `createPlainServiceApp`, the service app's middleware without its
  * routes): the same bytes and headers, one log line; an isolate that starts for a page view
  * evaluates none of the routes' declarations and schemas. Its script, styles and
- * icon are static assets. None when the settings do not parse: the object then answers, 503,
+ * icon are static assets. None when the settings do not parse: the app then answers, 503,
  * and its log names the setting.
  */
 export function webPage(settings: Record<string, string>): Fetch | undefined {

@@ -1,4 +1,3 @@
-import type { DurableObjectId } from '@cloudflare/workers-types'
 import {
   bodyDeadlineMs,
   unreadBodyAnswer,
@@ -8,6 +7,7 @@ import { maxItemBodyBytes } from '../items/max-item-body-bytes.js'
 import { asksForPage } from './asks-for-page.js'
 import { type Bindings, settingsOf } from './items-object.js'
 import type { webPage } from './web-page.js'
+import type { workerApp } from './worker-app.js'
 
 export { ItemsObject } from './items-object.js'
 
@@ -16,27 +16,18 @@ export { ItemsObject } from './items-object.js'
  * a module loaded then: a start evaluates none of it.
  */
 let page: Promise<ReturnType<typeof webPage>> | undefined
-/**
- * The collection's object, named once per isolate: naming it hashes the name, a twentieth of a
- * read's work in the runtime. Only the id is kept; a stub serves the request that made it.
- */
-let objectId: DurableObjectId | undefined
-/** BODY_TIMEOUT_MS, read once per isolate, as the object's name is. */
+/** The app, made by the first other request, from a module loaded then, as the page is. */
+let app: Promise<ReturnType<typeof workerApp>> | undefined
+/** BODY_TIMEOUT_MS, read once per isolate, as the bindings are. */
 let deadlineMs: number | undefined
-
-/** What the Worker asks of the `ITEMS` binding: the collection's object, to hand it a request. */
-type ItemsNamespace = {
-  idFromName(name: string): DurableObjectId
-  get(id: DurableObjectId): { fetch(request: Request): Promise<Response> }
-}
 
 /**
  * The module Worker. The web app's files and the docs are static assets, which the platform
  * serves without running it (`[assets]` in wrangler.toml). The page at `/` it answers itself
- * (`webPage`); every other request goes to the Durable Object of the collection
- * (`COLLECTION_NAME`, `movies` by default), which runs the same app as the Node entry. Its body
- * is read here first (`withBodyReadFirst`), within BODY_TIMEOUT_MS (408 after it): the object
- * gets none still streaming. The module holds only that: the app, the page and the store are
+ * (`webPage`); every other request the service's app answers (`workerApp`), over the
+ * collection's Durable Object. A body is read here first (`withBodyReadFirst`), within
+ * BODY_TIMEOUT_MS (408 after it), a refused one included: the connection then carries the
+ * client's next request. The module holds only that: the app, the page and the store are
  * modules loaded when first used.
  */
 export default {
@@ -46,17 +37,11 @@ export default {
       const answer = await page
       if (answer) return answer(request)
     }
-    const objects = bindings.ITEMS as ItemsNamespace
-    if (!objectId) {
-      const collection =
-        typeof bindings.COLLECTION_NAME === 'string' ? bindings.COLLECTION_NAME : ''
-      objectId = objects.idFromName(collection || 'movies')
-    }
-    const object = objects.get(objectId)
     deadlineMs ??= bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
     const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxItemBodyBytes, deadlineMs)
     if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs, startedAt)
-    return object.fetch(whole)
+    app ??= import('./worker-app.js').then(({ workerApp }) => workerApp(bindings))
+    return (await app)(whole)
   },
 }

@@ -2,18 +2,21 @@ import type { Context, TypedResponse } from 'hono'
 import type { JSONParsed } from 'hono/utils/types'
 import { jsonBytes } from './json-bytes.js'
 
+/** What a tagged answer's bytes may come as: in memory, as a `Blob`, or as a stream of them. */
+export type TaggedBody = Uint8Array | Blob | ReadableStream<Uint8Array>
+
 /**
- * Bytes (or a `Blob` of them) and the strong entity tag that names them (quoted, as the `ETag`
- * header carries it).
+ * Bytes (or a `Blob` or stream of them) and the strong entity tag that names them (quoted, as
+ * the `ETag` header carries it).
  */
-export type Tagged<Body extends Uint8Array | Blob = Uint8Array> = { body: Body; etag: string }
+export type Tagged<Body extends TaggedBody = Uint8Array> = { body: Body; etag: string }
 
 /**
  * The answer to a GET of tagged bytes, for any server to write: 304 without a body, or 200. Its
  * `headers` are the representation's (type, coding, `Vary`), to be sent with `etag`; they may be
  * the very object given, so a server answering at a high rate can pass constants.
  */
-export type TaggedAnswer<Body extends Uint8Array | Blob = Uint8Array> =
+export type TaggedAnswer<Body extends TaggedBody = Uint8Array> =
   | { status: 200; etag: string; headers: Readonly<Record<string, string>>; body: Body }
   | { status: 304; etag: string; headers: Readonly<Record<string, string>>; body: null }
 
@@ -57,12 +60,14 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
  * whole answer (hashing the body when it has no tag), where here the store's tag decides before.
  * @example answerTagged(list, request.headers['if-none-match'], { 'content-type': 'application/json' })
  */
-export function answerTagged<Body extends Uint8Array | Blob = Uint8Array>(
+export function answerTagged<Body extends TaggedBody = Uint8Array>(
   tagged: Tagged<Body>,
   ifNoneMatch: string | undefined,
   headers: Readonly<Record<string, string>> = noHeaders,
 ): TaggedAnswer<Body> {
   if (noneMatchHits(ifNoneMatch, tagged.etag)) {
+    // A stream not sent is let go, so that whoever streams it stops.
+    if (tagged.body instanceof ReadableStream) void tagged.body.cancel()
     return { status: 304, etag: tagged.etag, headers: keptBy304Of(headers), body: null }
   }
   return { status: 200, etag: tagged.etag, headers, body: tagged.body }
@@ -74,7 +79,7 @@ export function answerTagged<Body extends Uint8Array | Blob = Uint8Array>(
  */
 export function sendTagged<T>(
   c: Context,
-  answer: TaggedAnswer<Uint8Array | Blob>,
+  answer: TaggedAnswer<TaggedBody>,
 ): TypedResponse<JSONParsed<T>, 200 | 304, 'json'> {
   const headers = { ...answer.headers, etag: answer.etag }
   return answer.status === 304

@@ -1,0 +1,47 @@
+import { redactText } from '@movies-and-mail/http-kit/redact'
+import { answerOutsideApp } from '@movies-and-mail/http-kit/request-log'
+import { createApp } from '../app.js'
+import { parseEnv, secretValues } from '../env.js'
+import { type Bindings, settingsOf } from './items-object.js'
+import { type ItemsNamespace, ObjectItemStore } from './object-item-store.js'
+
+type Fetch = (request: Request) => Response | Promise<Response>
+
+/**
+ * What the Worker runs for every request but the page (`worker.ts` loads it with the first one):
+ * the whole items-service app, as on Node, over the collection's Durable Object
+ * (`ObjectItemStore`; `COLLECTION_NAME`, `movies` by default). Checks, refusals, headers and log
+ * lines are made here, in as many isolates as the platform runs; the object only keeps the
+ * collection. Settings that do not parse answer 503 to every request, and the log says which.
+ */
+export function workerApp(bindings: Bindings): Fetch {
+  const raw = settingsOf(bindings)
+  let settings: ReturnType<typeof parseEnv>
+  try {
+    settings = parseEnv(raw)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    console.error(redactText(`items-service cannot start: ${reason}`, secretValues(raw)))
+    const error503 = { error: 'the service is misconfigured; its log says which setting' }
+    return (request) => answerOutsideApp(request, 503, error503, performance.now())
+  }
+  const secrets = secretValues(raw)
+  const store = new ObjectItemStore(bindings.ITEMS as ItemsNamespace, settings.collectionName)
+  const app = createApp({
+    store,
+    apiKey: settings.apiKey,
+    corsOrigins: settings.corsOrigins,
+    // A request line holds what the service wrote and the path; an error line may quote a
+    // library's message, and with it a URL or a setting that holds a secret.
+    log: (line) => console.log(line.trimEnd()),
+    logError: (line) => console.error(redactText(line.trimEnd(), secrets)),
+    mailServiceUrl: settings.mailServiceUrl,
+    followChanges: (request) => store.followChanges(request),
+    // The Worker read each body whole within BODY_TIMEOUT_MS before the app runs
+    // (`withBodyReadFirst`), so the body here is in memory: no second deadline, no timer.
+    bodyTimeoutMs: Number.POSITIVE_INFINITY,
+    // The collection's bounds are the object's: it sees every write of every isolate.
+    // No compression: the platform compresses what it sends.
+  })
+  return (request) => app.fetch(request)
+}
