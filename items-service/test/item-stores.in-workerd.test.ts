@@ -19,6 +19,11 @@ describe('in workerd', () => {
   // A Durable Object's storage exists only there.
   describeItemStoreContract('DurableItemStore (in workerd)', () => harness.open())
 
+  // The Worker's store: every call crosses to the collection's object and back.
+  describeItemStoreContract('ObjectItemStore over ItemsObject (in workerd)', () =>
+    harness.open({}, { throughObject: true }),
+  )
+
   it('DurableItemStore reads back more items than SQLite takes in one value, whole and in order', async () => {
     const store = await harness.open()
     // 1,500 items of 2 KB: 3 MB, where SQLite in an object refuses a value past 2 MB.

@@ -28,8 +28,9 @@ const driverBeside: Plugin = {
 
 /**
  * Bundles the harness as the items Worker is built (scripts/build-worker.mjs): esbuild for our
- * code; with MongoDB, the driver is the Worker's own module (mongodb.js, which wrangler bundled
- * for the runtime), copied beside it.
+ * code; the driver is the Worker's own module (mongodb.js, which wrangler bundled for the
+ * runtime), copied beside it: the collection object's module imports it, whether or not a store
+ * of the harness uses MongoDB (`mongodb`).
  */
 async function bundle(dir: string, mongodb: boolean): Promise<string> {
   const outfile = join(dir, 'harness.js')
@@ -44,15 +45,13 @@ async function bundle(dir: string, mongodb: boolean): Promise<string> {
     mainFields: ['browser', 'module', 'main'],
     external: ['node:*', 'cloudflare:*'],
     define: { WITH_MONGODB: String(mongodb) },
-    plugins: mongodb ? [driverBeside] : [],
+    plugins: [driverBeside],
     logLevel: 'error',
   })
-  if (mongodb) {
-    if (!existsSync(driverModule)) {
-      throw new Error(`${driverModule} is missing: run npm run build:worker -w items-service`)
-    }
-    await cp(driverModule, join(dir, 'mongodb.js'))
+  if (!existsSync(driverModule)) {
+    throw new Error(`${driverModule} is missing: run npm run build:worker -w items-service`)
   }
+  await cp(driverModule, join(dir, 'mongodb.js'))
   return outfile
 }
 
@@ -98,15 +97,21 @@ export class StoreHarness {
       modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }],
       compatibilityDate,
       compatibilityFlags,
-      durableObjects: { STORES: { className: 'StoreObject', useSQLite: true } },
+      durableObjects: {
+        STORES: { className: 'StoreObject', useSQLite: true },
+        ITEMS: { className: 'ItemsObject', useSQLite: true },
+      },
     })
     await mf.ready
     return new StoreHarness(mf, dir)
   }
 
-  /** A fresh store in an object of its own. */
-  async open(options: OpenOptions = {}): Promise<ItemStore> {
-    const object = randomUUID()
+  /**
+   * A fresh store in an object of its own; `throughObject`: the Worker's store, over a
+   * collection object of its own (the service's `ItemsObject`, on its SQLite storage).
+   */
+  async open(options: OpenOptions = {}, { throughObject = false } = {}): Promise<ItemStore> {
+    const object = `${throughObject ? 'through-object/' : ''}${randomUUID()}`
     const call = async (method: Call['method'], ...args: unknown[]) => {
       const response = await this.#mf.dispatchFetch(`http://harness.test/${object}`, {
         method: 'POST',

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { answerTagged, noneMatchHits, sendTagged } from './conditional-get.js'
 import { cors } from './cors.js'
 import { requestLog } from './request-log.js'
@@ -40,6 +40,23 @@ describe('answerTagged', () => {
     })
     // Made once per headers object: a server passing constants allocates nothing per answer.
     expect(answerTagged(list, '"a1"', json).headers).toBe(answerTagged(list, '*', json).headers)
+  })
+
+  it('lets go of a stream it does not send, and sends one it does', async () => {
+    let cancelled = 0
+    const streamed = () =>
+      new ReadableStream<Uint8Array>({
+        pull: (controller) => controller.enqueue(new TextEncoder().encode('[]')),
+        cancel: () => {
+          cancelled += 1
+        },
+      })
+    const notModified = answerTagged({ body: streamed(), etag: '"a1"' }, '"a1"', json)
+    expect(notModified.body).toBeNull()
+    await vi.waitFor(() => expect(cancelled).toBe(1))
+    const sent = answerTagged({ body: streamed(), etag: '"a1"' }, '"a0"', json)
+    expect(sent.body).toBeInstanceOf(ReadableStream)
+    expect(cancelled).toBe(1)
   })
 })
 
