@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { addAnswerHeader } from './answer-headers.js'
 
 export type CorsOptions = {
   /**
@@ -94,8 +95,8 @@ export function writeOriginCheck(
 
 /**
  * CORS for browser apps on other origins, the same policy in both micros: answers preflights
- * itself (204) and adds the allow headers to every answer, refusals included, before the
- * handler runs. The kit keeps its own: hono's `cors()` sets its headers on a response made
+ * itself (204) and adds the allow headers to every answer, refusals included (`addAnswerHeader`:
+ * the answer's own headers, made with it). The kit keeps its own: hono's `cors()` sets its headers on a response made
  * before the handler's, copied into the answer (bench/README.md › CORS), and allows every
  * origin the same methods, where writes here are for some origins only.
  * @example app.use(cors({ writeOrigins: ['https://app.example'], keyedWrites: true }))
@@ -103,7 +104,7 @@ export function writeOriginCheck(
 export function cors(options: CorsOptions): MiddlewareHandler {
   const policy = corsPolicy(options)
   return function applyCors(c, next) {
-    const add = (name: string, value: string) => c.header(name, value)
+    const add = (name: string, value: string) => addAnswerHeader(c, name, value)
     policy.addAnswerHeaders(add)
     const isPreflight =
       c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined

@@ -2,6 +2,7 @@ import type { Context, TypedResponse } from 'hono'
 import type { StatusCode } from 'hono/utils/http-status'
 import type { JSONParsed } from 'hono/utils/types'
 import { answerBody } from '#answer-body'
+import { answerWithHeaders } from './answer-headers.js'
 
 /** A JSON document already serialised: bytes in memory, a `Blob` of them, or a stream. */
 export type JsonBody = Uint8Array | Blob | ReadableStream<Uint8Array>
@@ -20,8 +21,10 @@ export function jsonBytes<T, S extends StatusCode>(
 ): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
   const sent = { 'content-type': 'application/json', ...headers }
   const sentBody = body instanceof Uint8Array ? answerBody(body) : body
+  // One record of all the answer's headers, the request's among them: no `Headers` object.
   // A Node Buffer is a view of an ArrayBuffer; the web types allow a shared one as well.
-  const answer = c.newResponse(
+  const answer = answerWithHeaders(
+    c,
     sentBody as Uint8Array<ArrayBuffer> | Blob | ReadableStream | null,
     status,
     sent,

@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono'
-import { requestId as honoRequestId } from 'hono/request-id'
+import { addAnswerHeader, completeAnswer } from './answer-headers.js'
 import { safeInLine } from './safe-in-line.js'
 
 export type RequestLogVariables = { requestId: string }
 
-/** What hono's `requestId` keeps of a caller's id: the same rule, for the Worker's early answers. */
+/** What a caller's id may be to be kept: hono's `requestId`'s rule, 128 characters at most. */
 const acceptableRequestId = /^[\w=-]{1,128}$/
 // The random prefix tells the ids of one process from those of the next. Made on first use:
 // the Workers runtime allows no random values while a module loads.
@@ -73,14 +73,15 @@ export function answerOutsideApp(
 }
 
 /**
- * The first middlewares of both micros: hono's `requestId` (the caller's `x-request-id` when
- * sane, otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the answer), then
+ * The first middleware of both micros: a request id (the caller's `x-request-id` when sane,
+ * otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the answer),
  * `X-Content-Type-Options: nosniff` on every answer, so that no browser takes a JSON answer that
  * echoes input for a script or a page, and one line per request: time, id, method, path,
  * status, ms. Only the path is logged, never headers or bodies, so no key reaches the log. The
- * kit keeps its own line and nosniff: hono's `logger` prints no request id, and its
- * `secureHeaders` sets its headers on the finished answer, which takes the node adapter off its
- * fast path.
+ * kit keeps its own: hono's `logger` prints no request id, its `requestId` and `secureHeaders`
+ * set their headers with `c.header` (a `Headers` object for every request, a sixth of a read's
+ * rate on the Workers runtime) or on the finished answer (which takes the node adapter off its
+ * fast path); here they are the answer's own (`addAnswerHeader`, `completeAnswer`).
  * @example app.use(...requestLog({ write: (line) => process.stdout.write(line) }))
  */
 export function requestLog({
@@ -89,12 +90,15 @@ export function requestLog({
   /** Takes each line, newline included. */
   write: (line: string) => void
 }): MiddlewareHandler<{ Variables: RequestLogVariables }>[] {
-  const withId = honoRequestId({ limitLength: 128, generator: () => requestIdFor(undefined) })
   const logRequest: MiddlewareHandler<{ Variables: RequestLogVariables }> = async (c, next) => {
     const startedAt = performance.now()
-    c.header('x-content-type-options', 'nosniff')
+    const requestId = requestIdFor(c.req.header('x-request-id'))
+    c.set('requestId', requestId)
+    addAnswerHeader(c, 'x-request-id', requestId)
+    addAnswerHeader(c, 'x-content-type-options', 'nosniff')
     await next()
-    write(requestLine(c.get('requestId'), c.req.method, c.req.path, c.res.status, startedAt))
+    completeAnswer(c)
+    write(requestLine(requestId, c.req.method, c.req.path, c.res.status, startedAt))
   }
-  return [withId, logRequest]
+  return [logRequest]
 }

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import { allowedMethods, noRouteAnswer } from './allowed-methods.js'
+import type { AnswerHeadersVariables } from './answer-headers.js'
 import { type ApiKeyVariables, acceptApiKeys } from './api-key.js'
 import { bodyTimeout } from './body-read-first.js'
 import { cors } from './cors.js'
@@ -8,7 +9,7 @@ import type { BodyTimeoutVariables } from './json-body.js'
 import { type RequestLogVariables, requestLog } from './request-log.js'
 
 export type ServiceEnv = {
-  Variables: RequestLogVariables & ApiKeyVariables & BodyTimeoutVariables
+  Variables: RequestLogVariables & AnswerHeadersVariables & ApiKeyVariables & BodyTimeoutVariables
 }
 
 export type ServiceAppOptions = {

@@ -1,0 +1,61 @@
+import type { Context } from 'hono'
+
+/** The headers every answer to this request carries (its id, nosniff, CORS), by name. */
+export type AnswerHeadersVariables = { answerHeaders: Record<string, string> }
+
+/** The answers made whole, with the request's headers in them, by `answerWithHeaders`. */
+const whole = new WeakSet<Response>()
+
+/**
+ * The service's middleware puts the headers every answer carries here, rather than on Hono's
+ * context with `c.header`: that makes a `Headers` object for every request, which on the Workers
+ * runtime cost a read of one item a sixth of its rate (bench/README.md › Workers), where an answer
+ * made with one record of all its headers makes none. An answer made by `answerWithHeaders` has
+ * them already; every other one (a refusal, an error, a page) gets them once made
+ * (`completeAnswer`). So every answer carries them, whoever made it.
+ */
+export function addAnswerHeader(c: Context, name: string, value: string): void {
+  const headers = (c as Context<{ Variables: AnswerHeadersVariables }>).get('answerHeaders')
+  if (headers) headers[name] = value
+  else c.set('answerHeaders', { [name]: value })
+}
+
+/**
+ * An answer made with one record of all its headers: the request's (`addAnswerHeader`) and
+ * `own`, which win where both name one (none do: the request's are its id, nosniff and CORS).
+ * @example return answerWithHeaders(c, bytes, 200, { 'content-type': 'application/json' })
+ */
+export function answerWithHeaders(
+  c: Context,
+  body: BodyInit | null,
+  status: number,
+  own: Readonly<Record<string, string>>,
+): Response {
+  const request = (c as Context<{ Variables: AnswerHeadersVariables }>).get('answerHeaders')
+  const answer = new Response(body, { status, headers: request ? { ...request, ...own } : own })
+  whole.add(answer)
+  return answer
+}
+
+/**
+ * Once the app has answered: the request's headers put on an answer made without them (by
+ * Hono's `c.json`, `c.body`, its not-found or error handlers), where it does not name them
+ * itself. Run by the middleware that runs first, after the others.
+ */
+export function completeAnswer(c: Context): void {
+  const request = (c as Context<{ Variables: AnswerHeadersVariables }>).get('answerHeaders')
+  if (!request || whole.has(c.res)) return
+  let answer = c.res
+  try {
+    for (const [name, value] of Object.entries(request)) {
+      if (!answer.headers.has(name)) answer.headers.set(name, value)
+    }
+  } catch {
+    // Headers that cannot change (an answer passed on as it came): a copy takes them.
+    answer = new Response(answer.body, answer)
+    for (const [name, value] of Object.entries(request)) {
+      if (!answer.headers.has(name)) answer.headers.set(name, value)
+    }
+    c.res = answer
+  }
+}
