@@ -1,6 +1,6 @@
 import type { DurableObjectState } from '@cloudflare/workers-types'
 import { redactText } from '@movies-and-mail/http-kit/redact'
-import { SettingsError } from '@movies-and-mail/http-kit/settings'
+import { misconfiguredMessage, SettingsError } from '@movies-and-mail/http-kit/settings'
 import { Hono } from 'hono'
 import { parseEnv, secretValues } from '../env.js'
 import { eventsApp } from '../events/events.app.js'
@@ -27,10 +27,7 @@ export type Collection = {
   failureFor: (error: unknown) => Failure
 }
 
-const misconfigured: Failure = {
-  failed: 'unavailable',
-  message: 'the service is misconfigured; its log says which setting',
-}
+const misconfigured: Failure = { failed: 'unavailable', message: misconfiguredMessage }
 
 /**
  * The MongoDB store's module, loaded only when used, as on Node. Only the upload for MongoDB

@@ -1,5 +1,6 @@
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { answerOutsideApp } from '@movies-and-mail/http-kit/request-log'
+import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { type Bindings, settingsOf } from './items-object.js'
@@ -22,8 +23,8 @@ export function workerApp(bindings: Bindings): Fetch {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     console.error(redactText(`items-service cannot start: ${reason}`, secretValues(raw)))
-    const error503 = { error: 'the service is misconfigured; its log says which setting' }
-    return (request) => answerOutsideApp(request, 503, error503, performance.now())
+    const refusal = { error: misconfiguredMessage }
+    return (request) => answerOutsideApp(request, 503, refusal, performance.now())
   }
   const secrets = secretValues(raw)
   const store = new ObjectItemStore(bindings.ITEMS as ItemsNamespace, settings.collectionName)

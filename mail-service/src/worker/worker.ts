@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '@cloudflare/workers-types'
 import { redactText } from '@movies-and-mail/http-kit/redact'
+import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
 import {
   bodyDeadlineMs,
   unreadBodyAnswer,
@@ -81,10 +82,7 @@ export default {
       const reason = error instanceof Error ? error.message : String(error)
       const secrets = secretValues(settingsOf(bindings))
       console.error(redactText(`mail-service cannot start: ${reason}`, secrets))
-      return Response.json(
-        { error: 'the service is misconfigured; its log says which setting' },
-        { status: 503 },
-      )
+      return Response.json({ error: misconfiguredMessage }, { status: 503 })
     }
   },
 }

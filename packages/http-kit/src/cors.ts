@@ -96,7 +96,8 @@ export function writeOriginCheck(
 /**
  * CORS for browser apps on other origins, the same policy in both micros: answers preflights
  * itself (204) and adds the allow headers to every answer, refusals included (`addAnswerHeader`:
- * the answer's own headers, made with it). The kit keeps its own: hono's `cors()` sets its headers on a response made
+ * the answer's own headers, made with it; `requestLog`, which runs first, puts them on an answer
+ * made without them). The kit keeps its own: hono's `cors()` sets its headers on a response made
  * before the handler's, copied into the answer (bench/README.md › CORS), and allows every
  * origin the same methods, where writes here are for some origins only.
  * @example app.use(cors({ writeOrigins: ['https://app.example'], keyedWrites: true }))

@@ -19,6 +19,12 @@ export class SettingsError extends Error {
   }
 }
 
+/**
+ * What a Worker answers (503) while its settings, or what they name, cannot be used: the log
+ * says which, a client is told no more.
+ */
+export const misconfiguredMessage = 'the service is misconfigured; its log says which setting'
+
 /** One message for every way a check fails, and no further check runs on the value. */
 const failing = (message: string) => ({ error: message, abort: true })
 

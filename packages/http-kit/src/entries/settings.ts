@@ -6,6 +6,7 @@ export {
   defineSettings,
   httpUrl,
   milliseconds,
+  misconfiguredMessage,
   oneOf,
   optional,
   SettingsError,
