@@ -33,3 +33,40 @@ describe('bench/workerd-start.mjs', () => {
     expect(stdout).toContain('items-service holds 50 movies')
   })
 })
+
+describe('bench/workerd-start.mjs --parts', () => {
+  let stdout = ''
+  beforeAll(async () => {
+    stdout = await runBenchScript(
+      'workerd-start.mjs',
+      ['--parts', '--rounds', '1', '--n', '50'],
+      [
+        {
+          file: 'items-service/dist-worker/bundle-mongodb/entry.js',
+          npm: ['run', 'build:worker', '-w', 'items-service'],
+        },
+      ],
+      110_000,
+    )
+  }, 120_000)
+
+  it("starts each step of items-service's first request, a row for each with its CPU over the one before", () => {
+    const figures = '[\\d,]+ ms \\| [\\d,]+ ms'
+    expect(stdout).toMatch(new RegExp(`^\\| bare Worker \\| ${figures} \\|  \\|$`, 'm'))
+    expect(stdout).toMatch(
+      new RegExp(
+        `^\\| items-service's upload, nothing of the app loaded \\| ${figures} \\|  \\|$`,
+        'm',
+      ),
+    )
+    for (const step of [
+      "\\+ the app's modules loaded",
+      '\\+ the app made',
+      "\\+ the collection's object woken, its store opened",
+      '\\+ the first request answered: items-service',
+    ]) {
+      expect(stdout).toMatch(new RegExp(`^\\| ${step} \\| ${figures} \\| [+-][\\d,]+ ms \\|$`, 'm'))
+    }
+    expect(stdout).toContain('its storage holds 50 movies')
+  })
+})
