@@ -164,6 +164,26 @@ export const bareWorker = (
   bindings: { DOCUMENTS: documents, ...(serviceHeaders && { SERVICE_HEADERS: 'true' }) },
 })
 
+/**
+ * The floor of what items-service's answers promise (workers/hono-floor-worker.mjs: Hono, the
+ * service's headers, a log line, then the bare Worker's object), bundled with Hono into `work`;
+ * its objects' storage in `persist`.
+ */
+export async function honoFloorWorker(documents, { persist, work }) {
+  const script = await bundleForWorkers(
+    join(workers, 'hono-floor-worker.mjs'),
+    join(work, 'hono-floor', 'worker.mjs'),
+  )
+  return {
+    script,
+    modulesRoot: dirname(script),
+    durableObjects: itemsObjects,
+    persist,
+    // The object's answers carry its tag, which the Worker passes on.
+    bindings: { DOCUMENTS: documents, SERVICE_HEADERS: 'true' },
+  }
+}
+
 /** The key the mail Workers of the bench take, and the settings of mail-service's. */
 export const mailKey = 'bench-key'
 

@@ -6,8 +6,10 @@
 // set against the first one's of the same window. Prints, per endpoint and Worker, the median of
 // those paired ratios with their range, and the medians of the rates. With `--one-runtime`, the
 // Workers share one workerd, as Workers share a runtime on the platform; otherwise each has its
-// own. Beside the bare Worker through an object runs the same with the headers every answer of
-// items-service carries, and items-service is set against both.
+// own. Beside the bare Worker through an object run the same with the headers every answer of
+// items-service carries, and a Hono app with those headers and a log line in front of the same
+// object (workers/hono-floor-worker.mjs: the floor of what the service's answers promise);
+// items-service is set against all three.
 // Usage (after `npm run build`):
 //   node bench/worker-windows.mjs [<other build>/items-service/dist-worker/bundle/entry.js]
 //     [--windows 10] [--seconds 1] [--creates 400] [--n 1000] [--one-runtime]
@@ -22,6 +24,7 @@ import { documents, movie, movies } from './movies.mjs'
 import { stopAll } from './servers.mjs'
 import {
   bareWorker,
+  honoFloorWorker,
   itemsWorker,
   snapshotItemsBundle,
   startWorker,
@@ -60,6 +63,10 @@ const named = [
       serviceHeaders: true,
     }),
   ],
+  [
+    "bare, through an object, answered by Hono with the service's headers and line",
+    await honoFloorWorker(stored, { persist: join(work, 'floor'), work }),
+  ],
   ['items-service, this build', itemsWorker(await snapshotItemsBundle(work), join(work, 'this'))],
 ]
 if (positionals[0]) {
@@ -77,7 +84,9 @@ const servers = values['one-runtime']
   : await startApart()
 const workers = named.map(([name], i) => [name, servers[i]])
 // items-service's objects hold the movies, POSTed through the API; the bounds have them built in.
-for (const [, server] of workers.slice(2)) await postAll(server, list)
+for (const [name, server] of workers) {
+  if (name.startsWith('items-service')) await postAll(server, list)
+}
 let created = 0
 
 /** Each endpoint's load for one window: a read for `seconds`, or `creates` new movies. */
@@ -120,10 +129,11 @@ try {
       const range = `${ratio(Math.min(...paired))}-${ratio(Math.max(...paired))}`
       return `${ratio(median(paired))} (windows ${range})`
     }
-    const [[object], [headers]] = workers
+    const [[object], [headers], [floor]] = workers
     for (const [name] of workers) {
       const againstHeaders = name.startsWith('items-service')
-        ? `; over with the service's headers ${over(name, headers)}`
+        ? `; over with the service's headers ${over(name, headers)}` +
+          `; over Hono with the headers and line ${over(name, floor)}`
         : ''
       console.log(
         `  ${name}: ${median(rates.get(name)).toFixed(0)} req/s (median); ` +

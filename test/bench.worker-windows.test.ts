@@ -35,7 +35,13 @@ describe.each([
       const lines = {
         'bare, through an object': ratios('through an object'),
         "bare, through an object, with the service's headers": ratios('through an object'),
-        'items-service, this build': `${ratios('through an object')}; ${ratios("with the service's headers")}`,
+        "bare, through an object, answered by Hono with the service's headers and line":
+          ratios('through an object'),
+        'items-service, this build': [
+          ratios('through an object'),
+          ratios("with the service's headers"),
+          ratios('Hono with the headers and line'),
+        ].join('; '),
       }
       for (const [name, rest] of Object.entries(lines)) {
         expect(stdout).toMatch(new RegExp(`^  ${name}: \\d+ req/s \\(median\\); ${rest}$`, 'm'))
