@@ -131,13 +131,13 @@ try {
     }
     const [[object], [headers], [floor]] = workers
     for (const [name] of workers) {
-      const againstHeaders = name.startsWith('items-service')
+      const againstTheOthers = name.startsWith('items-service')
         ? `; over with the service's headers ${over(name, headers)}` +
           `; over Hono with the headers and line ${over(name, floor)}`
         : ''
       console.log(
         `  ${name}: ${median(rates.get(name)).toFixed(0)} req/s (median); ` +
-          `over through an object ${over(name, object)}${againstHeaders}`,
+          `over through an object ${over(name, object)}${againstTheOthers}`,
       )
     }
   }

@@ -230,9 +230,11 @@ try {
     let before
     for (const [label, runs] of Object.entries(times)) {
       const { ms, cpu } = medians(runs)
-      const more = before === undefined ? 0 : cpu - before
-      const sign = more < 0 ? '' : '+'
-      const step = before === undefined || label === 'bare Worker' ? '' : `${sign}${fixed(more)} ms`
+      const more = cpu - before
+      const step =
+        before === undefined || label === 'bare Worker'
+          ? ''
+          : `${more < 0 ? '' : '+'}${fixed(more)} ms`
       console.log(`| ${label} | ${fixed(ms)} ms | ${fixed(cpu)} ms | ${step} |`)
       if (label !== 'bare Worker') before = cpu
     }

@@ -26,19 +26,20 @@ function concat(parts) {
 }
 
 const plain = { 'content-type': 'application/json' }
-const exposed = 'etag, idempotent-replayed, link, location, retry-after, x-request-id'
+/** The headers every answer of items-service carries but its request id and tag. */
+export const serviceHeaders = {
+  ...plain,
+  'x-content-type-options': 'nosniff',
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'etag, idempotent-replayed, link, location, retry-after, x-request-id',
+}
 let answered = 0
 
 /** An answer's headers: the content type alone, or with the service's headers and `etag`. */
-function headersOf(serviceHeaders, etag) {
-  if (!serviceHeaders) return plain
-  const headers = {
-    ...plain,
-    'x-request-id': `b0b0b0-${(++answered).toString(36)}`,
-    'x-content-type-options': 'nosniff',
-    'access-control-allow-origin': '*',
-    'access-control-expose-headers': exposed,
-  }
+function headersOf(withServiceHeaders, etag) {
+  if (!withServiceHeaders) return plain
+  const headers = { ...serviceHeaders, 'x-request-id': `b0b0b0-${(++answered).toString(36)}` }
   if (etag !== undefined) headers.etag = etag
   return headers
 }
