@@ -57,17 +57,20 @@ class CachedItems {
   #record
   #serviceHeaders
 
-  constructor(documents, { record = () => {}, serviceHeaders = false } = {}) {
+  constructor(documents, { created = [], record = () => {}, serviceHeaders = false } = {}) {
     this.#record = record
     this.#serviceHeaders = serviceHeaders
     const parts = [open]
-    for (const document of JSON.parse(documents)) {
-      const bytes = encoder.encode(JSON.stringify(document))
+    const add = (document, json) => {
+      const bytes = encoder.encode(json)
       if (this.#items.size > 0) parts.push(comma)
       parts.push(bytes)
       this.#items.set(document.id, { bytes, etag: `"${document._id}-b0b0b0b0b0b0-0"` })
       this.#nextKey++
     }
+    for (const document of JSON.parse(documents)) add(document, JSON.stringify(document))
+    for (const { key, id, json } of created) add({ _id: key, id }, json)
+    if (created.length > 0) this.#listTag = `"b0b0b0b0b0b0-${this.#nextKey}"`
     parts.push(close)
     this.#list = concat(parts)
   }
@@ -116,7 +119,11 @@ export class ItemsObject {
     sql.exec(
       'CREATE TABLE IF NOT EXISTS items (key TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)',
     )
+    // The runtime evicts an object that has been idle for a few seconds: the next one starts from
+    // the documents and the creates its storage holds, as a service's object would.
+    const created = sql.exec('SELECT key, id, json FROM items ORDER BY key').toArray()
     this.#items = new CachedItems(env.DOCUMENTS, {
+      created,
       record: (key, id, json) =>
         sql.exec('INSERT INTO items (key, id, json) VALUES (?, ?, ?)', key, id, json),
       serviceHeaders: env.SERVICE_HEADERS !== undefined,
