@@ -3,7 +3,7 @@
 // generator spends its time on the wire, not on building requests, and every request is valid.
 // The sync reads use a leaner generator instead (socket-load.mjs), with the same bookkeeping.
 import autocannon from 'autocannon'
-import { cpuSeconds, machineBusySeconds } from './servers.mjs'
+import { cpuMilliseconds, cpuSeconds, machineBusySeconds } from './servers.mjs'
 import { requestBytes, socketLoad } from './socket-load.mjs'
 
 export const connections = 50
@@ -41,6 +41,7 @@ export async function load(server, { cycle, once, seconds, expect, generator = '
   let unexpected = 0
   let bytes = 0
   const cpuBefore = cpuSeconds(server.pid)
+  const cpuMsBefore = cpuMilliseconds(server.pid)
   const busyBefore = machineBusySeconds()
   const ownBefore = process.cpuUsage()
   const onAnswer = (status, answerBytes, ms) => {
@@ -72,6 +73,7 @@ export async function load(server, { cycle, once, seconds, expect, generator = '
   }
   const end = performance.now()
   const cpu = cpuSeconds(server.pid) - cpuBefore
+  const cpuMs = cpuMilliseconds(server.pid) - cpuMsBefore
   const own = process.cpuUsage(ownBefore)
   const loadSeconds = (own.user + own.system) / 1e6
   // What the rest of the machine used meanwhile: other processes competing for the two cores.
@@ -92,6 +94,9 @@ export async function load(server, { cycle, once, seconds, expect, generator = '
     errors: result.errors,
     bytesPerAnswer: latencies.length ? bytes / latencies.length : 0,
     cpu: cpu / wall,
+    // The server's CPU per answer in µs, which other processes on the cores move far less
+    // than the rate: they take the core from it, not add to its work.
+    cpuPerAnswer: latencies.length ? (cpuMs * 1000) / latencies.length : 0,
     loadCpu: loadSeconds / wall,
     othersCpu: others / wall,
   }

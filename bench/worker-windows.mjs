@@ -108,6 +108,8 @@ try {
   for (const [endpoint, loadOf] of Object.entries(endpoints)) {
     for (const [, server] of workers) await load(server, loadOf())
     const rates = new Map(workers.map(([name]) => [name, []]))
+    // Each answer's CPU, inverted (answers per CPU second), so that its ratios read as the rates'.
+    const byCpu = new Map(workers.map(([name]) => [name, []]))
     for (let window = 0; window < windows; window++) {
       const order = window % 2 === 0 ? workers : [...workers].reverse()
       for (const [name, server] of order) {
@@ -118,16 +120,26 @@ try {
           )
         }
         rates.get(name).push(run.rps)
+        byCpu.get(name).push(1e6 / run.cpuPerAnswer)
       }
     }
     const window = endpoint.startsWith('POST') ? `${creates} creates` : `${seconds} s`
     const runtime = values['one-runtime'] ? 'one workerd' : 'a workerd each'
     console.log(`${endpoint}, ${windows} windows of ${window}, ${list.length} movies, ${runtime}:`)
-    /** The median of `name`'s rates over `bound`'s, window by window, with their range. */
+    /**
+     * The median of `name`'s rates over `bound`'s, window by window, with their range; then the
+     * same by workerd's CPU per answer, which the other processes on the cores move far less.
+     */
     const over = (name, bound) => {
-      const paired = rates.get(name).map((rate, window) => rate / rates.get(bound)[window])
-      const range = `${ratio(Math.min(...paired))}-${ratio(Math.max(...paired))}`
-      return `${ratio(median(paired))} (windows ${range})`
+      const paired = (figures) =>
+        figures.get(name).map((figure, window) => figure / figures.get(bound)[window])
+      const [byRate, byWorkerdCpu] = [paired(rates), paired(byCpu)]
+      const range = `${ratio(Math.min(...byRate))}-${ratio(Math.max(...byRate))}`
+      const cpuRange = `${ratio(Math.min(...byWorkerdCpu))}-${ratio(Math.max(...byWorkerdCpu))}`
+      return (
+        `${ratio(median(byRate))} (windows ${range}; by CPU ` +
+        `${ratio(median(byWorkerdCpu))}, ${cpuRange})`
+      )
     }
     const [[object], [headers], [floor]] = workers
     for (const [name] of workers) {
@@ -136,7 +148,8 @@ try {
           `; over Hono with the headers and line ${over(name, floor)}`
         : ''
       console.log(
-        `  ${name}: ${median(rates.get(name)).toFixed(0)} req/s (median); ` +
+        `  ${name}: ${median(rates.get(name)).toFixed(0)} req/s, ` +
+          `${(1e6 / median(byCpu.get(name))).toFixed(0)} µs of CPU an answer (medians); ` +
           `over through an object ${over(name, object)}${againstTheOthers}`,
       )
     }

@@ -31,7 +31,9 @@ describe.each([
     }
     for (const [endpoint, window] of Object.entries(windows)) {
       expect(stdout).toContain(`${endpoint}, 2 windows of ${window}, 50 movies, ${mode}:`)
-      const ratios = (bound: string) => `over ${bound} [\\d.]+x \\(windows [\\d.]+x-[\\d.]+x\\)`
+      // The paired ratios of the rates, then of workerd's CPU per answer.
+      const ratios = (bound: string) =>
+        `over ${bound} [\\d.]+x \\(windows [\\d.]+x-[\\d.]+x; by CPU [\\d.]+x, [\\d.]+x-[\\d.]+x\\)`
       const lines = {
         'bare, through an object': ratios('through an object'),
         "bare, through an object, with the service's headers": ratios('through an object'),
@@ -44,7 +46,8 @@ describe.each([
         ].join('; '),
       }
       for (const [name, rest] of Object.entries(lines)) {
-        expect(stdout).toMatch(new RegExp(`^  ${name}: \\d+ req/s \\(median\\); ${rest}$`, 'm'))
+        const medians = '\\d+ req/s, \\d+ µs of CPU an answer \\(medians\\)'
+        expect(stdout).toMatch(new RegExp(`^  ${name}: ${medians}; ${rest}$`, 'm'))
       }
     }
   })
