@@ -1,8 +1,7 @@
-// workerd's own start, without Miniflare: each Worker run by the `workerd` binary Miniflare runs,
-// from a configuration of its own (Cap'n Proto text, the modules embedded), timed from the spawn
+// workerd's own start, without Miniflare (workerd.mjs): each Worker timed from workerd's spawn
 // to the first answer. Under Miniflare (bench/worker-server.mjs) every start also sets up the
-// services Miniflare adds around a Worker (its entry, the cache, the loopback to Node), which the
-// platform does not run, the same for every Worker: here the runtime's start is all there is.
+// services Miniflare adds around a Worker, the same for every Worker: here the runtime's start is
+// all there is.
 // The bare Worker, the bare Worker through an object, and items-service's Worker (its default
 // upload, its object's storage holding n movies, POSTed once through the API), started in turn,
 // the order reversed every round, for `GET /items` (the object's first request: the app loads,
@@ -15,19 +14,15 @@
 // whole first request, interleaved round by round; each step's cost is its CPU over the one
 // before (medians: CPU moves less than the wall clock on a busy machine).
 //   npm run bench:workerdstart [-- --rounds 9] [--n 1000] [--parts]
-import { spawn } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { monotonicMs } from './clock.mjs'
 import { median, postAll } from './fixtures.mjs'
 import { count, fixed, ratio } from './format.mjs'
 import { documents, movies } from './movies.mjs'
-import { send } from './servers.mjs'
 import { itemsWorker, snapshotItemsBundle } from './worker-servers.mjs'
+import { startWorkerd } from './workerd.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -37,100 +32,7 @@ const { values } = parseArgs({
   },
 })
 const rounds = Number(values.rounds)
-// The binary of the `workerd` package that Miniflare itself depends on and runs.
-const fromMiniflare = createRequire(createRequire(import.meta.url).resolve('miniflare'))
-const workerd = fromMiniflare('workerd').default
 const n = Number(values.n)
-const compatibility = (await readFile(new URL('../items-service/wrangler.toml', import.meta.url)))
-  .toString()
-  .match(/^compatibility_date = "([\d-]+)"/m)?.[1]
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-
-/**
- * workerd's CPU time in ms: every thread's, from the scheduler's count in nanoseconds (a start
- * is a tenth of a second: the clock ticks `cpuSeconds` reads are too coarse for it).
- */
-async function cpuMs(pid) {
-  let ns = 0
-  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
-    const stat = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0')
-    ns += Number(stat.split(' ')[0])
-  }
-  return ns / 1e6
-}
-
-/**
- * A workerd configuration of one Worker (`modules`: file names in `dir`, the first the main one)
- * serving on `port`, its objects' storage (when `object` names their class) in `storage`.
- */
-function configOf({ modules, bindings, object }, port, storage) {
-  const text = (value) => JSON.stringify(value)
-  const objects = object
-    ? `durableObjectNamespaces = [(className = ${text(object)}, uniqueKey = "items", enableSql = true)],
-  durableObjectStorage = (localDisk = "storage"),`
-    : ''
-  return `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker), (name = "storage", disk = (path = ${text(storage)}, writable = true))],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [${modules.map((name) => `(name = ${text(name)}, esModule = embed ${text(name)})`).join(', ')}],
-  compatibilityDate = ${text(compatibility)},
-  compatibilityFlags = ["nodejs_compat"],
-  bindings = [${bindings.join(', ')}],
-  ${objects}
-);
-`
-}
-
-/**
- * Starts `worker` (its modules in `dir`) and asks `path` until it answers: the time from the
- * spawn to that answer, workerd's CPU until then, the answer, and how to stop it.
- */
-async function startWorkerd(worker, dir, storage, path) {
-  const port = await freePort()
-  await mkdir(storage, { recursive: true })
-  const config = join(dir, `${basename(storage)}.capnp`)
-  await writeFile(config, configOf(worker, port, storage))
-  const started = monotonicMs()
-  const child = spawn(workerd, ['serve', '--experimental', config], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let errors = ''
-  child.stderr.on('data', (chunk) => {
-    errors += chunk
-  })
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.on('exit', resolve))
-      child.kill('SIGKILL')
-      await exited
-    }
-    await rm(config, { force: true })
-  }
-  for (;;) {
-    try {
-      const answer = await send(`http://127.0.0.1:${port}${path}`)
-      const ms = monotonicMs() - started
-      return { ms, cpu: await cpuMs(child.pid), answer, url: `http://127.0.0.1:${port}`, stop }
-    } catch {
-      if (child.exitCode !== null) {
-        await stop()
-        throw new Error(`workerd exited: ${errors}`)
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1))
-    }
-  }
-}
-
 const work = await mkdtemp(join(tmpdir(), 'workerd-start-'))
 try {
   const base = movies(n)
