@@ -54,7 +54,8 @@ function get(url, agent, retried = false) {
   return new Promise((resolve, reject) => {
     const retry = (error) => {
       if (!retried && (error.code === 'ECONNRESET' || error.message === 'socket hang up')) {
-        resolve(get(url, agent, true))
+        // Not `agent`: it may hand out another connection that workerd has closed.
+        resolve(get(url, false, true))
       } else reject(error)
     }
     const request = http.get(url, { agent }, (answer) => {
