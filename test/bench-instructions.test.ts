@@ -1,21 +1,13 @@
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { hasValgrind } from './support/valgrind.js'
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('../', import.meta.url))
 const build = fileURLToPath(new URL('../items-service/dist/server.js', import.meta.url))
-
-function hasValgrind(): boolean {
-  try {
-    execFileSync('valgrind', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
 
 // Keeps `node bench/instructions.mjs` alive: this build against itself, a few reads of each kind.
 // It asserts every figure is there and well-formed, never a count. Skipped without valgrind

@@ -1,15 +1,6 @@
-import { execFileSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runBenchScript } from './support/tiny-bench.js'
-
-function hasValgrind(): boolean {
-  try {
-    execFileSync('valgrind', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
+import { hasValgrind } from './support/valgrind.js'
 
 // Keeps `npm run bench:workerinstructions` alive: a few reads of each kind at a tiny size. The
 // script throws on any read that does not answer 200 and on a count callgrind did not write;
