@@ -14,7 +14,8 @@
 // holding the same movies.
 // Usage (needs valgrind):
 //   npm run bench:workerinstructions [-- <other build>/items-service/dist-worker/bundle/entry.js]
-//     [--reads 2000] [--warm 1000] [--n 1000]
+//     [--reads 2000] [--warm 1000] [--n 1000] [--quick: the bare Worker, through an object and
+//     items-service, reads of one item]
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
@@ -33,6 +34,7 @@ const { values, positionals } = parseArgs({
     reads: { type: 'string', default: '2000' },
     warm: { type: 'string', default: '1000' },
     n: { type: 'string', default: '1000' },
+    quick: { type: 'boolean', default: false },
   },
 })
 const reads = Number(values.reads)
@@ -176,12 +178,18 @@ try {
     return Number(total)
   }
 
+  // A quick look: the two bounds and items-service, reads of one item.
+  const quick = ['bare Worker', 'bare Worker through an object', 'items-service, this build']
+  const counting = Object.entries(workers).filter(
+    ([label]) => !values.quick || quick.includes(label),
+  )
+  const names = values.quick ? ['GET /items/:id'] : Object.keys(kinds)
   const perAnswer = {}
   const starts = {}
-  for (const [label, worker] of Object.entries(workers)) {
+  for (const [label, worker] of counting) {
     starts[label] = await counted(worker)
     perAnswer[label] = {}
-    for (const kind of Object.keys(kinds)) {
+    for (const kind of names) {
       // With no warm-up, the run before the counted reads is the start.
       const base = warm === 0 ? starts[label] : await counted(worker, kind)
       perAnswer[label][kind] = ((await counted(worker, kind, reads)) - base) / reads
@@ -191,7 +199,6 @@ try {
   console.log(
     `Instructions workerd runs per answer (callgrind, user space; ${count(reads)} reads of each kind after ${count(warm)} of it, 8 at a time; ${count(list.length)} movies), and from workerd's spawn to the first answer of \`GET /items\`:\n`,
   )
-  const names = Object.keys(kinds)
   const heads = names.map((kind) => `${kind} | over through an object`)
   console.log(`| Worker | ${heads.join(' | ')} | the start | over the bare Worker |`)
   console.log(`|---|${names.map(() => '--:|--:').join('|')}|--:|--:|`)
@@ -205,8 +212,9 @@ try {
     console.log(`| ${label} | ${cells.join(' | ')} | ${start} |`)
   }
   const target = (kind, goal) => `${count(Math.round(bound[kind] / goal / 1000))} k`
+  const andList = values.quick ? '' : `, and 0.9x a list in ${target('GET /items', 0.9)}`
   console.log(
-    `\nIf time followed the count, 0.8x of through an object's rate would be a read of one item in ${target('GET /items/:id', 0.8)} instructions or fewer, and 0.9x a list in ${target('GET /items', 0.9)}.`,
+    `\nIf time followed the count, 0.8x of through an object's rate would be a read of one item in ${target('GET /items/:id', 0.8)} instructions or fewer${andList}.`,
   )
 } finally {
   await rm(work, { recursive: true, force: true })
