@@ -66,6 +66,9 @@ export async function load(server, { cycle, once, seconds, expect, generator = '
       connections,
       ...(once ? { amount: once.length } : { duration: seconds }),
       timeout: 30,
+      // autocannon ends a run at its first sample after the end: every 50 ms, not its default
+      // second, so a window shorter than a second lasts no longer and a counted run does not idle.
+      sampleInt: 50,
       setupClient,
     })
     instance.on('response', (_client, status, answerBytes, ms) => onAnswer(status, answerBytes, ms))

@@ -8,7 +8,8 @@ describe('npm run bench, the Workers runtime (--workers)', () => {
   let written = ''
   beforeAll(async () => {
     ;({ stdout, written } = await runTinyBench(
-      ['--workers', '--n', '50', '--seconds', '0.5', '--rounds', '1'],
+      // A quick look's fewer starts and tries, at the smallest sizes.
+      ['--workers', '--quick', '--n', '50', '--seconds', '0.3', '--rounds', '1'],
       [
         {
           file: 'items-service/dist-worker/bundle-mongodb/entry.js',
