@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     name: 'workspace',
+    isolate: false, // why: the root's vitest.config.ts
     include: ['**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
