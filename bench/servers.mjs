@@ -145,7 +145,7 @@ export async function startJsonServer(dbFile, dir) {
 }
 
 /** A port that was free a moment ago on 127.0.0.1. */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', reject)

@@ -3,25 +3,15 @@
 // the store's own code), then the items Worker starts on that storage with workerd's inspector
 // open, answers GET /items and one POST, and the inspector takes a heap snapshot (which collects
 // the garbage first) and reads the isolate's heap: what the platform's 128 MB limit counts.
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { monotonicMs } from './clock.mjs'
 import { documents, movie, movies } from './movies.mjs'
-import { send, stopServer } from './servers.mjs'
+import { freePort, send, stopServer } from './servers.mjs'
 import { bundleForWorkers, itemsWorker, startWorker } from './worker-servers.mjs'
 
 const seeder = fileURLToPath(new URL('workers/seed-items-worker.mjs', import.meta.url))
 const WebSocket = globalThis.WebSocket ?? (await import('ws')).WebSocket
-
-/** A port no one listens on now. */
-async function freePort() {
-  const server = createServer()
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** The Chrome DevTools Protocol on the Worker's isolate: `call(method, params)`, `close()`. */
 async function inspect(port) {

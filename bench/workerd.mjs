@@ -4,12 +4,11 @@
 // around every Worker (its entry, the cache, the loopback to Node), which the platform does not
 // run: here the runtime's work is all there is.
 import { spawn } from 'node:child_process'
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { basename, join } from 'node:path'
 import { monotonicMs } from './clock.mjs'
-import { send } from './servers.mjs'
+import { cpuMilliseconds, freePort, send } from './servers.mjs'
 
 const fromMiniflare = createRequire(createRequire(import.meta.url).resolve('miniflare'))
 /** The binary of the `workerd` package that Miniflare depends on and runs. */
@@ -19,27 +18,6 @@ const compatibilityDate = (
 )
   .toString()
   .match(/^compatibility_date = "([\d-]+)"/m)?.[1]
-
-export const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-
-/**
- * workerd's CPU time in ms: every thread's, from the scheduler's count in nanoseconds (a start
- * is a tenth of a second: the clock ticks of /proc/<pid>/stat are too coarse for it).
- */
-export async function cpuMs(pid) {
-  let ns = 0
-  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [])) {
-    const stat = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0')
-    ns += Number(stat.split(' ')[0])
-  }
-  return ns / 1e6
-}
 
 /**
  * A workerd configuration of one Worker: `modules` are file names in the configuration's folder,
@@ -102,7 +80,7 @@ export async function startWorkerd(worker, dir, storage, path, { wrap = [] } = {
     try {
       const answer = await send(`http://127.0.0.1:${port}${path}`)
       const ms = monotonicMs() - started
-      return { ms, cpu: await cpuMs(child.pid), answer, url: `http://127.0.0.1:${port}`, stop }
+      return { ms, cpu: cpuMilliseconds(child.pid), answer, url: `http://127.0.0.1:${port}`, stop }
     } catch {
       if (child.exitCode !== null) {
         await stop()
