@@ -172,6 +172,11 @@ describe('GET /items with a refused query', () => {
     ['cursor=nonsense', 'cursor', "is not a cursor of this service: take it from a page's Link"],
     ['a%00b=1', 'a\u0000b', 'field names must not contain control characters'],
     ['a%0Ab=1', 'a\nb', 'field names must not contain control characters'],
+    [
+      'filters%5Bgenre%5D=Drama',
+      'filters[genre]',
+      "filters are one parameter per field: send 'genre=…', not 'filters[genre]=…'",
+    ],
   ])('?%s answers 400 naming the parameter, and changes nothing', async (search, path, message) => {
     await api().seed(movies.shawshank)
     const body = await api().expectRefused(() => api().request(`/items?${search}`), 400)

@@ -78,6 +78,20 @@ describe('parseItemQuery', () => {
     ])
   })
 
+  it('refuses the filters object sent as a deep object, saying how to send it', () => {
+    expect(issuesOf('?filters[genre]=Drama&filters%5Byear%5D=1994')).toEqual([
+      {
+        path: 'filters[genre]',
+        message: "filters are one parameter per field: send 'genre=…', not 'filters[genre]=…'",
+      },
+      {
+        path: 'filters[year]',
+        message: "filters are one parameter per field: send 'year=…', not 'filters[year]=…'",
+      },
+    ])
+    expect(issuesOf('?filters=Drama&filter[genre]=x')).toEqual([])
+  })
+
   it('refuses a parameter given twice, once', () => {
     expect(issuesOf('?genre=Crime&genre=Drama&genre=x&limit=1&limit=1')).toEqual([
       { path: 'genre', message: 'must be given at most once' },

@@ -139,9 +139,19 @@ export function parseItemQuery(search: string): ParsedItemQuery | { issues: Quer
   return { query, parameters: parameters.join('&') }
 }
 
+/**
+ * `filters[genre]`: the declared `filters` object sent as a deep object (openapi-fetch's default
+ * and qs's), which would otherwise be a filter on a field of that name and silently match nothing.
+ */
+const deepObjectFilter = /^filters\[([^\]]*)\]$/
+
 /** Why a parameter cannot name a field to filter on, or null when it can. */
 function reasonToRefuseFilter(name: string): string | null {
   if (name === '') return 'a filter needs a field name'
+  const field = deepObjectFilter.exec(name)?.[1]
+  if (field !== undefined) {
+    return `filters are one parameter per field: send '${field || 'genre'}=…', not '${name}=…'`
+  }
   if (name.length > maxFieldNameLength) {
     return `field names must not be longer than ${maxFieldNameLength} characters`
   }
