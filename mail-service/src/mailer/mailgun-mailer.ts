@@ -64,11 +64,14 @@ export class MailgunMailer implements Mailer {
   async #read(response: Response): Promise<SendResult> {
     const { status } = response
     if (status > 201) {
-      await response.body?.cancel()
       if (status < 400) {
+        await response.body?.cancel()
         this.#logError(`mailgun: unexpected status ${status}`)
         return { ok: false, status: 502, error: 'the mail provider gave an unexpected answer' }
       }
+      // The caller gets the status text, as the specification says; the operator, Mailgun's
+      // reason ("'to' parameter is not a valid address"), which is all that says what to fix.
+      this.#logError(`mailgun: refused with ${status}: ${await refusalReason(response)}`)
       return { ok: false, status, error: response.statusText || reasonPhrase(status) }
     }
     const body = await response.text()
@@ -79,6 +82,44 @@ export class MailgunMailer implements Mailer {
     }
     return { ok: true, body, output }
   }
+}
+
+/** The longest reason a log line quotes of a refusal, and the most of its body read for it. */
+const maxReasonLength = 300
+const maxReasonBytes = 4096
+
+/**
+ * Why Mailgun refused: its JSON body's `message`, or the start of its text, on one line and
+ * bounded, as is what is read of the body: the log must not grow with what a provider sends.
+ */
+async function refusalReason(response: Response): Promise<string> {
+  const text = await leadingText(response, maxReasonBytes)
+  const message = parseObject(text)?.message
+  const reason = (typeof message === 'string' ? message : text).replace(/[\s\p{Cc}]+/gu, ' ').trim()
+  if (reason === '') return '(no reason given)'
+  return reason.length > maxReasonLength ? `${reason.slice(0, maxReasonLength)}…` : reason
+}
+
+/** About the first `limit` bytes of a body as text; the rest is not read. */
+async function leadingText(response: Response, limit: number): Promise<string> {
+  const reader = response.body?.getReader()
+  if (!reader) return ''
+  const decoder = new TextDecoder()
+  let text = ''
+  let size = 0
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read()
+      if (done) break
+      size += value.byteLength
+      text += decoder.decode(value, { stream: true })
+    }
+  } catch {
+    // A body cut short still says what it said so far.
+  } finally {
+    reader.cancel().catch(() => {})
+  }
+  return text
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
