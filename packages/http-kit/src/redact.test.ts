@@ -93,6 +93,16 @@ describe('redactText', () => {
     )
   })
 
+  it('hides a secret where it stands whole, never a part of a longer word', () => {
+    expect(redactText('mailgun: mail went out; key=mail, "mail", (mail)', ['mail'])).toBe(
+      'mailgun: *** went out; key=***, "***", (***)',
+    )
+    expect(redactText('Ärger mit Ärger-Key und Ärgernis', ['Ärger'])).toBe(
+      '*** mit ***-Key und Ärgernis',
+    )
+    expect(redactText('a.b+c? and xa.b+c?', ['a.b+c?'])).toBe('*** and xa.b+c?')
+  })
+
   it('ignores empty secrets', () => {
     expect(redactText('nothing to hide', [''])).toBe('nothing to hide')
   })

@@ -53,9 +53,18 @@ function replaceSecrets(text: string, secrets: readonly string[]): string {
   let redacted = text
   // The longest first: a secret that holds another is replaced whole.
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret) redacted = redacted.replaceAll(secret, hidden)
+    if (secret) redacted = redacted.replace(wholeValue(secret), hidden)
   }
   return redacted
+}
+
+/**
+ * Where `secret` stands as a value of its own, not as a part of a longer word: a key that
+ * happens to be a word (`mail`) must not mask `mailgun`.
+ */
+function wholeValue(secret: string): RegExp {
+  const escaped = secret.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu')
 }
 
 /**
