@@ -1,11 +1,11 @@
 // npm run bench: items-service, a bare node:http bound and json-server 0.17.4 side by side on the
-// same generated movies, loaded with autocannon; then the sync features (304 polls, compressed
-// lists, the change feed) against the bound; then items-service's Worker under workerd against
-// bare Workers, and MongoDB from a Worker (worker-bench.mjs); writes the tables to
+// same generated movies, loaded with autocannon; then the sync reads (304 polls, compressed
+// lists) against the bound; then items-service's Worker under workerd against
+// bare Workers (worker-bench.mjs); writes the tables to
 // bench/RESULTS.md (a run with fewer or smaller figures, a quick look, to test-artifacts/bench.md).
 //
 //   node bench/bench.mjs [--n 1000] [--seconds 5] [--rounds 2] [--writes N] [--big 100000]
-//                        [--streams 1000] [--mutations 50] [--out bench/RESULTS.md] [--quick]
+//                        [--out bench/RESULTS.md] [--quick]
 //                        [--workers | --node]
 //
 // --workers measures the Workers runtime alone and writes its sections (by default to
@@ -13,7 +13,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { measureFeeds } from './feed.mjs'
 import { dataDir, listed, median, prepare, startAll, timePut } from './fixtures.mjs'
 import { load } from './load.mjs'
 import { movie, movies } from './movies.mjs'
@@ -35,7 +34,7 @@ import {
 } from './servers.mjs'
 import { measureSyncReads } from './sync.mjs'
 import { measureWorkers } from './worker-bench.mjs'
-import { snapshotItemsBundle, snapshotMailWorker } from './worker-servers.mjs'
+import { snapshotItemsBundle } from './worker-servers.mjs'
 
 const labels = { items: 'items-service', bound: 'bound', json: 'json-server' }
 
@@ -51,10 +50,7 @@ async function main() {
   }
   // Bounded in time: a generous multiple of what the options should take, then stop everything.
   const expectedSeconds =
-    options.rounds * 40 * (options.seconds + options.warmup + 2) +
-    240 +
-    options.big / 1000 +
-    options.streams / 20
+    options.rounds * 40 * (options.seconds + options.warmup + 2) + 240 + options.big / 1000
   const deadline = setTimeout(async () => {
     say(`bench: still running after ${Math.round(expectedSeconds * 3)} s; stopping every server`)
     await cleanup()
@@ -87,7 +83,6 @@ async function measureWorkersOnly(options, work, say, started) {
   const workers = await measureWorkers({
     work,
     script: await snapshotItemsBundle(work),
-    mailScript: await snapshotMailWorker(work),
     options,
     say,
     base: movies(options.n),
@@ -102,7 +97,6 @@ async function measure(options, work, say, started) {
   const { n, seconds, warmup, writes, warmupWrites, big } = options
   await snapshotItemsBuild(work)
   const workerScript = options.nodeOnly ? undefined : await snapshotItemsBundle(work)
-  const mailScript = options.nodeOnly ? undefined : await snapshotMailWorker(work)
   const large = n * 10
   const all = movies(Math.max(big, large))
   const base = all.slice(0, n)
@@ -195,9 +189,6 @@ async function measure(options, work, say, started) {
     await stopAll()
   }
 
-  // The change feed: each server alone, holding n items, with the streams in a child process.
-  const feed = await measureFeeds({ work, files: filesN, ids: baseIds, options, say })
-
   // Cold start: spawn to the first 200 from GET /items, on a fresh copy of the data each time.
   const coldStarts = []
   for (const [size, files] of [
@@ -249,7 +240,7 @@ async function measure(options, work, say, started) {
   // The Workers runtime: items-service's Worker and its bounds, then MongoDB from a Worker.
   const workers = options.nodeOnly
     ? undefined
-    : await measureWorkers({ work, script: workerScript, mailScript, options, say, base })
+    : await measureWorkers({ work, script: workerScript, options, say, base })
 
   const { moves, loading } = describeRun(options, large)
   return report({
@@ -263,7 +254,7 @@ async function measure(options, work, say, started) {
     started,
     endpoints,
     sync: {
-      section: syncReport({ options, syncRuns, syncMissing, feed }),
+      section: syncReport({ options, syncRuns, syncMissing }),
       runs: syncRunRows(syncRuns),
     },
     workers: workers && workerReport({ options, workers }),

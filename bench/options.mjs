@@ -13,8 +13,6 @@ export function parseOptions() {
       rounds: { type: 'string' },
       writes: { type: 'string' },
       big: { type: 'string' },
-      streams: { type: 'string' },
-      mutations: { type: 'string' },
       out: { type: 'string' },
       quick: { type: 'boolean', default: false },
       workers: { type: 'boolean', default: false },
@@ -23,7 +21,7 @@ export function parseOptions() {
   })
   if (values.workers && values.node) throw new Error('--workers and --node exclude each other')
   const quick = values.quick
-  const sizes = ['n', 'seconds', 'rounds', 'writes', 'big', 'streams', 'mutations']
+  const sizes = ['n', 'seconds', 'rounds', 'writes', 'big']
   const full = !quick && !values.node && sizes.every((name) => values[name] === undefined)
   const number = (name, fallback, min) => {
     const value = Number(values[name] ?? fallback)
@@ -42,9 +40,6 @@ export function parseOptions() {
     warmupWrites: Math.max(connections, Math.round(writes / 5)),
     warmup: Math.min(1, seconds),
     big: Math.round(number('big', quick ? 500 : 100_000, 1)),
-    streams: Math.round(number('streams', quick ? 50 : 1000, 1)),
-    mutations: Math.round(number('mutations', quick ? 5 : 50, 1)),
-    gapMs: 50,
     // Only a full run replaces RESULTS.md; a smaller one (a quick look) writes beside the tests'.
     out:
       values.out ??
@@ -60,8 +55,6 @@ export function parseOptions() {
       ),
     workersOnly: values.workers,
     nodeOnly: values.node,
-    // The object's heap is read at these sizes of its list: past ITEMS_MAX_COUNT's default last.
-    heapSizes: full ? [1000, 10_000, 50_000, 100_000] : [n, n * 10],
     connections,
     coldTries: quick ? 3 : 5,
     putTries: quick ? 3 : 7,

@@ -1,10 +1,6 @@
-// The sync section of RESULTS.md: 304 polls and compressed lists against the bound, and the
-// change feed under many idle streams.
+// The sync section of RESULTS.md: 304 polls and compressed lists against the bound.
 import { count, cpuPerAnswer, fixed, ratio, verdict } from './format.mjs'
 import { syncEndpoints } from './sync.mjs'
-
-const kib = (value) => `${fixed(value, 1)} KiB`
-const mib = (kibs) => `${fixed(kibs / 1024, 1)} MiB`
 
 const targets = {
   'GET /items 304': 0.9,
@@ -90,66 +86,9 @@ function readRows({ syncRuns, syncMissing }) {
   return lines
 }
 
-function feedRows(feed) {
-  const { items, bound } = feed
-  const both = (show) => [items, bound].map((side) => (side.missing ? 'n/a' : show(side)))
-  const perStream = (side, field) => (side.after[field] - side.before[field]) / side.streams
-  const row = (measure, show, compare) => {
-    const cells = both(show)
-    const share =
-      items.missing || bound.missing || !compare ? '' : ratio(compare(items) / compare(bound))
-    return `| ${measure} | ${cells.join(' | ')} | ${share} |`
-  }
-  const side = items.missing ? bound : items
-  return [
-    '| measure | ours | bound | ours/bound |',
-    '|---|--:|--:|--:|',
-    row(
-      'streams opened, 50 handshakes at a time (of them, first block with an `id:` line)',
-      (s) =>
-        `${count(s.opened.streams)} in ${fixed(s.opened.ms / 1000, 2)} s (${count(s.opened.startWithId)})`,
-    ),
-    row('RSS (VmRSS) before the streams', (s) => mib(s.before.rss)),
-    row(`RSS with ${count(side.streams)} idle streams`, (s) => mib(s.after.rss)),
-    row(
-      '**RSS per idle stream**',
-      (s) => kib(perStream(s, 'rss')),
-      (s) => perStream(s, 'rss'),
-    ),
-    row(
-      'heap used after a full GC, before → with the streams',
-      (s) => `${mib(s.before.heapUsed)} → ${mib(s.after.heapUsed)}`,
-    ),
-    row(
-      '**heap per idle stream** (after a full GC)',
-      (s) => kib(perStream(s, 'heapUsed')),
-      (s) => perStream(s, 'heapUsed'),
-    ),
-    row(
-      `**delivery**, PUT sent → event read on a stream, p50 / p99 / max over (stream, event) pairs`,
-      (s) => `${fixed(s.p50, 1)} / ${fixed(s.p99, 1)} / ${fixed(s.max, 1)} ms`,
-      (s) => s.p99,
-    ),
-    row(
-      'PUT sent → the last stream has the event, median over the PUTs',
-      (s) => `${fixed(s.allReachedP50, 1)} ms`,
-      (s) => s.allReachedP50,
-    ),
-    row(
-      `CPU per PUT while ${count(side.streams)} streams follow: server (the PUT and its event) / feed client`,
-      (s) => `${fixed(s.serverCpuPerPutMs, 1)} / ${fixed(s.clientCpuPerPutMs, 1)} ms`,
-      (s) => s.serverCpuPerPutMs,
-    ),
-    row(
-      '(stream, event) pairs: measured / absent / not the PUT’s item; streams closed early',
-      (s) => `${count(s.pairs)} / ${s.absent} / ${s.wrong}; ${s.closed}`,
-    ),
-  ]
-}
-
 /** The Markdown lines of the sync section. */
-export function syncReport({ options, syncRuns, syncMissing, feed }) {
-  const lines = ['## Sync: 304 polls, compressed lists, the change feed', '']
+export function syncReport({ options, syncRuns, syncMissing }) {
+  const lines = ['## Sync: 304 polls and compressed lists', '']
   lines.push(
     'Measured in the same run, between `GET /items/:id` and `PUT /items/:id` of each round, on items-service and the ' +
       `bound only, loaded by \`bench/socket-load.mjs\` (below). For each read, a ${options.warmup} s warm-up on each server, then ` +
@@ -169,23 +108,6 @@ export function syncReport({ options, syncRuns, syncMissing, feed }) {
   lines.push('')
   lines.push(...readRows({ syncRuns, syncMissing }))
   lines.push('')
-  lines.push(`### The change feed: ${count(options.streams)} streams on GET /items/events`)
-  lines.push('')
-  if (feed.items.missing) lines.push(`items-service not measured: ${feed.items.missing}.`, '')
-  if (feed.bound.missing) lines.push(`bound not measured: ${feed.bound.missing}.`, '')
-  lines.push(
-    `Each server on its own, holding ${count(options.n)} items: one stream and 3 PUTs to warm up, then ` +
-      `${count(options.streams)} streams opened from a separate client process (plain node:http, no ` +
-      'keep-alive agent, one socket each), memory read once the server is idle, then ' +
-      `${count(options.mutations)} PUTs from the bench process, one at a time, each sent ${options.gapMs} ms after ` +
-      'every stream had the previous event. Delivery is read on the monotonic clock both processes share, ' +
-      'from just before the PUT is sent to the client reading the event (the client handles the streams in ' +
-      'one process, so the later streams of an event also wait for the client). RSS is VmRSS from ' +
-      '/proc/<pid>/status; heap used comes from a probe preloaded into the server for this measure only, ' +
-      'which on SIGUSR2 runs a full garbage collection and writes `process.memoryUsage()`.',
-  )
-  lines.push('')
-  if (!feed.items.missing || !feed.bound.missing) lines.push(...feedRows(feed), '')
   return lines
 }
 

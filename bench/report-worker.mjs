@@ -2,14 +2,13 @@
 
 import { count, cpuPerAnswer, fixed, ratio, verdict } from './format.mjs'
 import { bestOf } from './report.mjs'
-import { mailReport } from './report-worker-mail.mjs'
 
 const endpoints = ['GET /items', 'GET /items/:id', 'POST /items']
 const mib = (bytes) => `${fixed(bytes / 1048576, 2)} MiB`
 
 /** The section's lines, and the table of every run (or none). */
 export function workerReport({ options, workers }) {
-  const { runs, listTimes, cold, size, mongo, heap, mail } = workers
+  const { runs, listTimes, cold, size } = workers
   const best = bestOf(runs.map((run) => ({ ...run, server: run.key })))
   const at = (endpoint, key) => best.get(`${endpoint}|${options.n}|${key}`)
   const lines = []
@@ -55,7 +54,6 @@ export function workerReport({ options, workers }) {
     lines.push(`| ${cells.join(' | ')} |`)
   }
   lines.push('')
-  lines.push(...headersShare(runs, at, options))
   const [listAtN] = listTimes
   const item = at('GET /items/:id', 'items')
   const list = at('GET /items', 'items')
@@ -96,103 +94,17 @@ export function workerReport({ options, workers }) {
     `| before that start, Miniflare's own work (it encodes the configuration, the modules in it, in Node; the platform does not) | ${fixed(cold.items.miniflare)} ms | ${fixed(cold.bare.miniflare)} ms | |`,
   )
   lines.push(
-    `| the same start from the upload for MongoDB (\`--env mongodb\`, the driver's modules in it, unused: workerd compiles every module it is given, loaded or not) | ${fixed(cold.withDriver.total)} ms | ${fixed(cold.bare.total)} ms | ${ratio(cold.withDriver.total / cold.bare.total)} |`,
-  )
-  lines.push(
     `| the modules \`wrangler deploy\` uploads, raw / gzip (every start compiles them) | ${mib(size.start.raw)} / ${mib(size.start.gzip)} | | |`,
   )
   lines.push(
     `| what \`--env mongodb\` uploads beside them: the MongoDB store's module and the driver's, loaded only with CONNECTION_URL; the upload limit is 3 MiB gzip free, 10 MiB paid | ${mib(size.driver.raw)} / ${mib(size.driver.gzip)} | | |`,
   )
   lines.push('')
-  lines.push(...mongoReport(mongo))
-  lines.push(...heapReport(heap))
-  lines.push(...mailReport(mail, options))
   lines.push('How the Workers were run and loaded:')
   lines.push('')
   for (const note of notes(options)) lines.push(`- ${note}`)
   lines.push('')
-  return { section: lines, runs: runRows([...runs, ...mail.runs]) }
-}
-
-/**
- * What the gap to through an object is made of: the headers every answer of ours carries, sent
- * by the bare object as well, and the rest, the app's own work; with each round's ratio, so that
- * the spread of one build's figures is in the page.
- */
-function headersShare(runs, at, options) {
-  const lines = [
-    "What that gap is made of: the bare Worker through an object again, its answers carrying items-service's headers (the tag, a request id, nosniff, CORS), which every answer of ours carries; and ours against through an object in each round, whose spread is this machine's noise:",
-    '',
-    "| endpoint | through an object req/s | with the service's headers req/s | with the headers/through an object | ours/with the headers | ours/through an object, each round |",
-    '|---|--:|--:|--:|--:|--:|',
-  ]
-  for (const endpoint of endpoints) {
-    const [items, object, headers] = ['items', 'object', 'headers'].map((key) => at(endpoint, key))
-    if (!items || !object || !headers) continue
-    const rounds = []
-    for (let round = 1; round <= options.rounds; round++) {
-      const of = (key) =>
-        runs.find((run) => run.round === round && run.endpoint === endpoint && run.key === key)
-      const [ours, bound] = [of('items'), of('object')]
-      if (ours && bound) rounds.push(ratio(ours.rps / bound.rps))
-    }
-    lines.push(
-      `| ${endpoint} | ${fixed(object.rps)} | ${fixed(headers.rps)} | ${ratio(headers.rps / object.rps)} | ${ratio(items.rps / headers.rps)} | ${rounds.join(', ')} |`,
-    )
-  }
-  lines.push('')
-  return lines
-}
-
-function mongoReport(mongo) {
-  const lines = ['### MongoDB from a Worker', '']
-  lines.push(
-    `Against the MongoDB wire-protocol stand-in of the tests (\`packages/test-kit/src/mongo-stand-in.ts\`, ` +
-      `bundled by esbuild at bench time), a one-member replica set holding ${count(mongo.n)} movies on ` +
-      `127.0.0.1; each Worker started afresh ${mongo.object.tries} times; medians. The first request ` +
-      'opens what the Worker needs; later ones are sequential on a kept-alive connection.',
-  )
-  lines.push('')
-  lines.push(
-    `| client | first GET /items/:id ms | later GET /items/:id ms | later GET /items ms (${count(mongo.n)} items) | hello commands per later request |`,
-  )
-  lines.push('|---|--:|--:|--:|--:|')
-  const row = (label, figures) =>
-    `| ${label} | ${fixed(figures.first, 1)} | ${fixed(figures.later, 2)} | ${fixed(figures.list, 1)} | ${fixed(figures.hellos, 1)} |`
-  lines.push(row("held by the collection's object (items-service)", mongo.object))
-  lines.push(
-    row('one per request (`bench/workers/mongo-per-request-worker.mjs`)', mongo.perRequest),
-  )
-  lines.push('')
-  return lines
-}
-
-function heapReport(heap) {
-  const lines = ["### The object's memory as the list grows", '']
-  lines.push(
-    "The items Worker under workerd with its inspector open, its object filled with n movies (the store's own `restore`, " +
-      'through `bench/workers/seed-items-worker.mjs`), after one GET /items, one POST (which answers the whole ' +
-      'list) and two GET /items more (from its second answer on, a list of 8 KiB to 8 MiB read again is kept as a ' +
-      "Blob, a second copy): the isolate's JS heap and its ArrayBuffers (backing stores) as the inspector reports them " +
-      '(`Runtime.getHeapUsage`), right after those with their garbage, and after a full collection (a heap ' +
-      "snapshot makes one). The platform's limit is 128 MB per isolate. The first GET /items is the isolate's " +
-      'first request, on a fresh workerd: the object starts and reads its list from storage (the inspector open).',
-  )
-  lines.push('')
-  lines.push(
-    '| movies | list bytes | first GET /items ms | right after those: heap + buffers = MB | after a collection: heap + buffers = MB |',
-  )
-  lines.push('|--:|--:|--:|--:|--:|')
-  const mb = ({ heap, buffers }) =>
-    `${fixed(heap / 1e6, 1)} + ${fixed(buffers / 1e6, 1)} = ${fixed((heap + buffers) / 1e6, 1)}`
-  for (const row of heap) {
-    lines.push(
-      `| ${count(row.n)} | ${count(row.listBytes)} | ${fixed(row.firstMs, 1)} | ${mb(row.afterWrite)} | ${mb(row.kept)} |`,
-    )
-  }
-  lines.push('')
-  return lines
+  return { section: lines, runs: runRows(runs) }
 }
 
 function notes(options) {
@@ -200,8 +112,8 @@ function notes(options) {
     'workerd, the Workers runtime, from the `workerd` package Miniflare depends on, run by Miniflare in a Node process of its own (`bench/worker-server.mjs`), compatibility date 2025-01-01 and `nodejs_compat` as in `items-service/wrangler.toml`. The module is handed to Miniflare as it is: given a path, Miniflare first parses the script in Node to find its imports, which the platform never does.',
     "Requests reach the Worker on a socket of workerd's own (Miniflare's `unsafeDirectSockets`), as the platform's front hands a request to a Worker. Not through Miniflare's default port, whose routing Worker copies each request twice, emulates the platform's compression and logs each request to Node through a loopback HTTP call; nor through `dispatchFetch`, which adds an HTTP client in the process that generates the load. Either would measure the harness.",
     "\"CPU\" of a Worker is workerd's process alone (the runtime: HTTP, the hop to the object, the isolate); Miniflare's Node process, which only relays the Worker's log lines, counts among the other processes.",
-    `items-service: the ${options.n} movies are POSTed through the API once into its object's storage (a folder), and each start gets a copy of it; no setting but \`CORS_ORIGINS=*\`. Each request writes a log line (\`console.log\`), which Miniflare relays to its process's stdout, piped to the bench and drained. Its modules are those \`wrangler deploy\` uploads (\`items-service/dist-worker/bundle/\`), without the MongoDB driver's; the MongoDB measures run the upload with it (\`--env mongodb\`, \`dist-worker/bundle-mongodb/\`); its static assets are not served here: the platform serves them without the Worker.`,
-    `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory, and those through an object also write the item as one row of their SQLite storage (a folder, as ours) before they answer. The one with the service's headers answers what ours answers, header for header: the content type, the tag (each item's made once, the list's at each change), a new request id, \`X-Content-Type-Options: nosniff\`, \`Access-Control-Allow-Origin\` and \`Access-Control-Expose-Headers\`.`,
+    `items-service: the ${options.n} movies are POSTed through the API once into its object's storage (a folder), and each start gets a copy of it; no setting but \`CORS_ORIGINS=*\`. Each request writes a log line (\`console.log\`), which Miniflare relays to its process's stdout, piped to the bench and drained. Its modules are those \`wrangler deploy\` uploads (\`items-service/dist-worker/bundle/\`), without the MongoDB driver's; its static assets are not served here: the platform serves them without the Worker.`,
+    `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory, and those through an object also write the item as one row of their SQLite storage (a folder, as ours) before they answer.`,
     "First request to a new isolate: Miniflare made, workerd spawned and ready (it compiles the modules and runs the Worker's global scope before it serves), then one GET /items; the same with the bare Worker. Timed from workerd's spawn: Miniflare's work before it (encoding the configuration with the modules) is the local tool's, reported apart. A fresh copy of the stored movies each time.",
   ]
 }

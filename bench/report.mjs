@@ -62,8 +62,7 @@ export function report({
   lines.push(
     `Run on ${started.toISOString().slice(0, 10)}: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ` +
       `Node ${process.version}, Linux ${release()}. Options: \`--n ${options.n} --seconds ${options.seconds} ` +
-      `--rounds ${options.rounds} --writes ${options.writes} --big ${options.big} ` +
-      `--streams ${options.streams} --mutations ${options.mutations}\`.`,
+      `--rounds ${options.rounds} --writes ${options.writes} --big ${options.big}\`.`,
   )
   lines.push('')
   lines.push(

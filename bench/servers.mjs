@@ -3,7 +3,7 @@
 // on failure and on Ctrl-C.
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { cp, readFile, rm, symlink } from 'node:fs/promises'
+import { cp, symlink } from 'node:fs/promises'
 import { Agent, createServer, request } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,7 +12,6 @@ const root = fileURLToPath(new URL('../', import.meta.url))
 const itemsDist = fileURLToPath(new URL('../items-service/dist/', import.meta.url))
 let itemsEntry = join(itemsDist, 'server.js')
 const referenceEntry = fileURLToPath(new URL('reference-server.mjs', import.meta.url))
-const heapProbe = fileURLToPath(new URL('heap-probe.cjs', import.meta.url))
 const jsonServerBin = fileURLToPath(
   new URL('../node_modules/json-server/lib/cli/bin.js', import.meta.url),
 )
@@ -84,10 +83,10 @@ export async function snapshotItemsBuild(work) {
 }
 
 /**
- * items-service as a user runs it: the built entry, embedded store in `dataDir`, defaults on.
- * With `heapFile`, the heap probe is preloaded and writes there (`readHeap`).
+ * items-service as a user runs it: the built entry, embedded store in `dataDir`, defaults on;
+ * `env` and `nodeArgs` added to its environment and to node's arguments.
  */
-export function startItemsService(dataDir, { heapFile } = {}) {
+export function startItemsService(dataDir, { env = {}, nodeArgs = [] } = {}) {
   return startNode('items-service', [itemsEntry], {
     // Port 0 asks the OS for a free port; the start-up line tells which. Loopback only.
     // The feed's load comes from one address: the cap per client would refuse all but 20.
@@ -96,41 +95,20 @@ export function startItemsService(dataDir, { heapFile } = {}) {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       EVENTS_MAX_STREAMS_PER_CLIENT: '1000000',
-      ...probeEnv(heapFile),
+      ...env,
     },
-    nodeArgs: probeArgs(heapFile),
+    nodeArgs,
     ready: (out) => Number(/listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1]),
   })
 }
 
-/** The bare node:http bound, serving the documents in `documentsFile`; `heapFile` as above. */
-export function startReference(documentsFile, { heapFile } = {}) {
+/** The bare node:http bound, serving the documents in `documentsFile`; options as above. */
+export function startReference(documentsFile, { env = {}, nodeArgs = [] } = {}) {
   return startNode('bound', [referenceEntry, documentsFile], {
-    env: probeEnv(heapFile),
-    nodeArgs: probeArgs(heapFile),
+    env,
+    nodeArgs,
     ready: (out) => Number(/listening on (\d+)/.exec(out)?.[1]),
   })
-}
-
-const probeEnv = (heapFile) => (heapFile ? { BENCH_HEAP_FILE: heapFile } : {})
-const probeArgs = (heapFile) => (heapFile ? ['--require', heapProbe] : [])
-
-/**
- * The heap of a server started with `heapFile`, after a full collection: SIGUSR2 asks the probe,
- * which writes `process.memoryUsage()` to the file. Resolves with it, in bytes.
- */
-export async function readHeap(server, heapFile, timeoutMs = 10_000) {
-  await rm(heapFile, { force: true })
-  server.child.kill('SIGUSR2')
-  const until = performance.now() + timeoutMs
-  while (performance.now() < until) {
-    try {
-      return JSON.parse(await readFile(heapFile, 'utf8'))
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-  }
-  throw new Error(`${server.name} wrote no heap figures within ${timeoutMs} ms`)
 }
 
 /** json-server 0.17.4 as its README starts it, on `dbFile`, run in `dir` (no stray config). */

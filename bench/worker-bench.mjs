@@ -1,12 +1,9 @@
 // npm run bench on the Workers runtime: items-service's Worker (the bundle `wrangler deploy`
 // uploads) run by workerd under Miniflare, loaded as the Node servers are, beside bounds in the
-// same runtime: a bare Worker answering cached bytes from memory; the same bare Worker sending
+// same runtime: a bare Worker answering cached bytes from memory, and the same bare Worker sending
 // every request to one Durable Object that answers them and writes each created item as one row
-// (what routing every request through one object, and a durable create, cost by themselves);
-// and that one again with items-service's headers on every answer (what carrying them costs).
-// Then the first request to a new isolate, the upload's size, MongoDB from a Worker (the client
-// held by the object against a client per request), the object's heap as its list grows, and
-// mail-service's Worker (worker-mail.mjs).
+// (what routing every request through one object, and a durable create, cost by themselves).
+// Then the first request to a new isolate and the upload's size.
 import { mkdir, readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -15,9 +12,6 @@ import { median, postAll } from './fixtures.mjs'
 import { load } from './load.mjs'
 import { documents, movie } from './movies.mjs'
 import { send, stopAll, stopServer } from './servers.mjs'
-import { measureHeap } from './worker-heap.mjs'
-import { measureMailWorkers } from './worker-mail.mjs'
-import { measureMongo } from './worker-mongo.mjs'
 import {
   bareWorker,
   copyState,
@@ -32,16 +26,14 @@ import {
 export const workerLabels = {
   items: 'items-service',
   object: 'bare, through an object',
-  headers: "bare, through an object, with the service's headers",
   bare: 'bare Worker',
 }
 
 /**
  * Measures everything above: `script` is the entry of the snapshot of items-service's Worker
- * (`snapshotItemsBundle`), `mailScript` mail-service's (`snapshotMailWorker`), `base` the n
- * movies of the run.
+ * (`snapshotItemsBundle`), `base` the n movies of the run.
  */
-export async function measureWorkers({ work, script, mailScript, options, say, base }) {
+export async function measureWorkers({ work, script, options, say, base }) {
   const { n, seconds, warmup, writes, warmupWrites } = options
   const dir = join(work, 'workers')
   await mkdir(dir, { recursive: true })
@@ -67,24 +59,7 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
         bareWorker(stored, { throughObject: true, persist: join(dir, `object-${++copies}`) }),
         dir,
       ),
-    headers: () =>
-      startWorker(
-        "bare Worker through an object, with the service's headers",
-        bareWorker(stored, {
-          throughObject: true,
-          persist: join(dir, `object-${++copies}`),
-          serviceHeaders: true,
-        }),
-        dir,
-      ),
     bare: () => startWorker('bare Worker', bareWorker(stored), dir),
-    // The upload for MongoDB (`--env mongodb`), unused without CONNECTION_URL: what its modules
-    // cost a start, since workerd compiles every module it is given, loaded or not.
-    withDriver: async () => {
-      const state = await copyState(seeded, join(dir, `state-${++copies}`))
-      const options = itemsWorker(script, state, {}, { upload: 'mongodb' })
-      return startWorker('items-service Worker with the driver', options, dir)
-    },
   }
 
   const runs = []
@@ -130,32 +105,24 @@ export async function measureWorkers({ work, script, mailScript, options, say, b
   }
 
   say('workers: the first request to a new isolate')
-  const cold = { n, tries: options.coldTries, items: [], withDriver: [], bare: [] }
+  const cold = { n, tries: options.coldTries, items: [], bare: [] }
   for (let i = 0; i < options.coldTries; i++) {
-    for (const key of ['items', 'withDriver', 'bare']) {
+    for (const key of ['items', 'bare']) {
       cold[key].push(await firstAnswer(await start[key](), n))
     }
   }
 
   const size = await uploadSize(script)
 
-  say('workers: MongoDB from a Worker')
-  const mongo = await measureMongo({ dir, script, base, ids, tries: options.coldTries })
-  const heap = await measureHeap({ dir, script, sizes: options.heapSizes, say })
-  const mail = await measureMailWorkers({ work, script: mailScript, options, say })
   return {
     runs,
     listTimes: [...listTimes.values()].sort((a, b) => a.n - b.n),
     cold: {
       ...cold,
       items: summariseStarts(cold.items),
-      withDriver: summariseStarts(cold.withDriver),
       bare: summariseStarts(cold.bare),
     },
     size,
-    mongo,
-    heap,
-    mail,
   }
 }
 

@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
@@ -20,7 +19,6 @@ const itemsBundle = join(root, 'items-service/dist-worker/bundle-mongodb/entry.j
 /** The modules only the upload for MongoDB carries: the store's and the driver's. */
 export const mongoModules = ['mongo-item-store.js', 'mongodb.js']
 const itemsNodeEntry = join(root, 'items-service/dist/server.js')
-const mailWorkerScript = join(root, 'mail-service/dist/worker.js')
 
 let written = 0
 
@@ -43,31 +41,6 @@ export async function startWorker(name, options, work) {
     spawned: Number(spawned),
     ready: Number(ready),
   })
-}
-
-/**
- * Several Workers in one workerd (worker-server.mjs's `workers`), as Workers share a runtime on
- * the platform: `workers` is [name, options] pairs as `startWorker` takes options, their objects'
- * storage all under `persist`. Resolves with a server per Worker, in order: its own port, the
- * one workerd's pid; stopping one stops them all.
- */
-export async function startWorkersTogether(workers, persist, work) {
-  const together = {
-    workers: workers.map(([, { persist: _ignored, ...options }], i) => ({
-      ...options,
-      name: `w${i}`,
-    })),
-    persist,
-  }
-  const server = await startWorker(workers.map(([name]) => name).join(' + '), together, work)
-  const ports = /ports ([\d,]+)/.exec(server.head)[1].split(',').map(Number)
-  return ports.map((port, i) =>
-    Object.assign(Object.create(server), {
-      name: workers[i][0],
-      port,
-      url: `http://127.0.0.1:${port}`,
-    }),
-  )
 }
 
 /**
@@ -121,16 +94,6 @@ export async function snapshotItemsBundle(work) {
   return join(dir, 'entry.js')
 }
 
-/** Copies mail-service's Worker (`dist/worker.js`, one module) under `work`; its path. */
-export async function snapshotMailWorker(work) {
-  if (!existsSync(mailWorkerScript))
-    throw new Error(`${mailWorkerScript}: build mail-service first`)
-  const dir = join(work, 'mail-worker')
-  await mkdir(dir, { recursive: true })
-  await copyFile(mailWorkerScript, join(dir, 'worker.js'))
-  return join(dir, 'worker.js')
-}
-
 const itemsObjects = { ITEMS: { className: 'ItemsObject', useSQLite: true } }
 
 /**
@@ -151,68 +114,13 @@ export const itemsWorker = (script, persist, bindings = {}, { upload = 'default'
 
 /**
  * The bare Worker on `documents` (a JSON array), answering itself or through one object, whose
- * storage is in `persist` (a folder, as items-service's object's is; in memory when absent), its
- * answers with items-service's headers when `serviceHeaders`.
+ * storage is in `persist` (a folder, as items-service's object's is; in memory when absent).
  */
-export const bareWorker = (
-  documents,
-  { throughObject = false, persist, serviceHeaders = false } = {},
-) => ({
+export const bareWorker = (documents, { throughObject = false, persist } = {}) => ({
   script: join(workers, 'bare-worker.mjs'),
   modulesRoot: workers,
   ...(throughObject && { durableObjects: itemsObjects, ...(persist && { persist }) }),
-  bindings: { DOCUMENTS: documents, ...(serviceHeaders && { SERVICE_HEADERS: 'true' }) },
-})
-
-/**
- * The floor of what items-service's answers promise (workers/hono-floor-worker.mjs: Hono, the
- * service's headers, a log line, then the bare Worker's object), bundled with Hono into `work`;
- * its objects' storage in `persist`.
- */
-export async function honoFloorWorker(documents, { persist, work }) {
-  const script = await bundleForWorkers(
-    join(workers, 'hono-floor-worker.mjs'),
-    join(work, 'hono-floor', 'worker.mjs'),
-  )
-  return {
-    script,
-    modulesRoot: dirname(script),
-    durableObjects: itemsObjects,
-    persist,
-    // The object's answers carry its tag, which the Worker passes on.
-    bindings: { DOCUMENTS: documents, SERVICE_HEADERS: 'true' },
-  }
-}
-
-/** The key the mail Workers of the bench take, and the settings of mail-service's. */
-export const mailKey = 'bench-key'
-
-/**
- * mail-service's Worker in outbox mode, its state object's storage in `persist`, the rate
- * limits off (every send of the bench goes to one address), and no Node compatibility, as its
- * wrangler.toml has none.
- */
-export const mailWorker = (script, persist) => ({
-  script,
-  modulesRoot: dirname(script),
-  compatibilityFlags: [],
-  durableObjects: { MAIL_STATE: { className: 'MailStateObject', useSQLite: true } },
-  persist,
-  bindings: {
-    API_KEYS: mailKey,
-    MAIL_TRANSPORT: 'outbox',
-    RATE_LIMIT_PER_RECIPIENT: '0',
-    RATE_LIMIT_PER_KEY: '0',
-  },
-})
-
-/** The bare mail Worker: every send to one object, which writes one row (bare-mail-worker.mjs). */
-export const bareMailWorker = (persist) => ({
-  script: join(workers, 'bare-mail-worker.mjs'),
-  modulesRoot: workers,
-  compatibilityFlags: [],
-  durableObjects: { MAIL_STATE: { className: 'MailLogObject', useSQLite: true } },
-  persist,
+  bindings: { DOCUMENTS: documents },
 })
 
 /**
@@ -243,34 +151,3 @@ export async function copyState(from, to) {
   await cp(from, to, { recursive: true })
   return to
 }
-
-/**
- * The bench's Worker that opens a MongoDB client per request, bundled with the driver by
- * wrangler's dry run as items-service's Worker is; the bundle's path.
- */
-export function bundleClientPerRequest(work) {
-  const outdir = join(work, 'client-per-request')
-  const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js')
-  const args = [
-    ...['deploy', join(workers, 'mongo-per-request-worker.mjs'), '--name', 'client-per-request'],
-    ...['--compatibility-date', '2025-01-01', '--compatibility-flags', 'nodejs_compat'],
-    ...['--dry-run', '--outdir', outdir],
-  ]
-  // Run in `work`, where wrangler keeps its scratch files; the driver resolves from the source.
-  const bundled = spawnSync(process.execPath, [wrangler, ...args], {
-    cwd: work,
-    encoding: 'utf8',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  })
-  if (bundled.status !== 0) {
-    throw new Error(`wrangler could not bundle the client-per-request Worker\n${bundled.stderr}`)
-  }
-  return join(outdir, 'mongo-per-request-worker.js')
-}
-
-/** Options of the client-per-request Worker, on the MongoDB at `url`. */
-export const clientPerRequestWorker = (script, url) => ({
-  script,
-  modulesRoot: dirname(script),
-  bindings: { CONNECTION_URL: url },
-})

@@ -4,10 +4,7 @@
 // persists nothing; bound with it, every request goes to one Durable Object that answers the
 // same way, as items-service's Worker sends every request to its collection's object, and writes
 // each created item as one row of its SQLite storage before it answers (as the bare mail
-// Worker's object does): a create that the object's next start would not find is not one. With
-// `SERVICE_HEADERS` set, every answer also carries the headers each of items-service's carries
-// (its tag, a request id, nosniff, CORS): what sending them costs, apart from the work of making
-// them.
+// Worker's object does): a create that the object's next start would not find is not one.
 
 const encoder = new TextEncoder()
 const open = encoder.encode('[')
@@ -25,52 +22,30 @@ function concat(parts) {
   return bytes
 }
 
-const plain = { 'content-type': 'application/json' }
-/** The headers every answer of items-service carries but its request id and tag. */
-export const serviceHeaders = {
-  ...plain,
-  'x-content-type-options': 'nosniff',
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers':
-    'etag, idempotent-replayed, link, location, retry-after, x-request-id',
-}
-let answered = 0
-
-/** An answer's headers: the content type alone, or with the service's headers and `etag`. */
-function headersOf(withServiceHeaders, etag) {
-  if (!withServiceHeaders) return plain
-  const headers = { ...serviceHeaders, 'x-request-id': `b0b0b0-${(++answered).toString(36)}` }
-  if (etag !== undefined) headers.etag = etag
-  return headers
-}
+const headers = { 'content-type': 'application/json' }
 
 /**
  * Each item's bytes by public id and the list's bytes; a POST appends with one copy, and hands
- * the item's key, id and JSON to `record` before it answers. With `serviceHeaders`, answers carry
- * items-service's headers, and a tag: each item's made once, the list's at each change.
+ * the item's key, id and JSON to `record` before it answers.
  */
 class CachedItems {
   #items = new Map()
   #list
-  #listTag = '"b0b0b0b0b0b0-0"'
   #nextKey = 0
   #record
-  #serviceHeaders
 
-  constructor(documents, { created = [], record = () => {}, serviceHeaders = false } = {}) {
+  constructor(documents, { created = [], record = () => {} } = {}) {
     this.#record = record
-    this.#serviceHeaders = serviceHeaders
     const parts = [open]
     const add = (document, json) => {
       const bytes = encoder.encode(json)
       if (this.#items.size > 0) parts.push(comma)
       parts.push(bytes)
-      this.#items.set(document.id, { bytes, etag: `"${document._id}-b0b0b0b0b0b0-0"` })
+      this.#items.set(document.id, bytes)
       this.#nextKey++
     }
     for (const document of JSON.parse(documents)) add(document, JSON.stringify(document))
     for (const { key, id, json } of created) add({ _id: key, id }, json)
-    if (created.length > 0) this.#listTag = `"b0b0b0b0b0b0-${this.#nextKey}"`
     parts.push(close)
     this.#list = concat(parts)
   }
@@ -78,20 +53,20 @@ class CachedItems {
   async answer(request) {
     const { pathname } = new URL(request.url)
     if (pathname === '/items') {
-      if (request.method === 'GET') return this.#json(200, this.#list, this.#listTag)
+      if (request.method === 'GET') return this.#json(200, this.#list)
       if (request.method === 'POST') {
         const list = this.#append(await request.json())
-        return this.#json(201, list, this.#listTag)
+        return this.#json(201, list)
       }
     } else if (pathname.startsWith('/items/') && request.method === 'GET') {
       const found = this.#items.get(decodeURIComponent(pathname.slice(7)))
-      if (found !== undefined) return this.#json(200, found.bytes, found.etag)
+      if (found !== undefined) return this.#json(200, found)
     }
     return this.#json(404, notFound)
   }
 
-  #json(status, body, etag) {
-    return new Response(body, { status, headers: headersOf(this.#serviceHeaders, etag) })
+  #json(status, body) {
+    return new Response(body, { status, headers })
   }
 
   #append(item) {
@@ -99,8 +74,7 @@ class CachedItems {
     const json = JSON.stringify({ _id: key, ...item })
     this.#record(key, item.id, json)
     const bytes = encoder.encode(json)
-    this.#items.set(item.id, { bytes, etag: `"${key}-b0b0b0b0b0b0-0"` })
-    this.#listTag = `"b0b0b0b0b0b0-${this.#nextKey}"`
+    this.#items.set(item.id, bytes)
     const list = this.#list
     this.#list =
       list.length === 2
@@ -126,7 +100,6 @@ export class ItemsObject {
       created,
       record: (key, id, json) =>
         sql.exec('INSERT INTO items (key, id, json) VALUES (?, ?, ?)', key, id, json),
-      serviceHeaders: env.SERVICE_HEADERS !== undefined,
     })
   }
 
@@ -140,7 +113,7 @@ let items
 export default {
   fetch(request, env) {
     if (env.ITEMS) return env.ITEMS.get(env.ITEMS.idFromName('movies')).fetch(request)
-    items ??= new CachedItems(env.DOCUMENTS, { serviceHeaders: env.SERVICE_HEADERS !== undefined })
+    items ??= new CachedItems(env.DOCUMENTS)
     return items.answer(request)
   },
 }

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs, promisify } from 'node:util'
-import { documents, movies } from './movies.mjs'
+import { documents, movies } from '../movies.mjs'
 
 const run = promisify(execFile)
 const { values } = parseArgs({ options: { items: { type: 'string' } } })
 const count = Number(values.items ?? 100_000)
-const service = fileURLToPath(new URL('../items-service/', import.meta.url))
+const service = fileURLToPath(new URL('../../items-service/', import.meta.url))
 
 /** Runs a built command on `dataDir`; its seconds and the last line it printed. */
 async function timed(command, args, dataDir) {

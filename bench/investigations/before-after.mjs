@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { dataDir, median, prepare } from './fixtures.mjs'
-import { count, fixed, ratio } from './format.mjs'
-import { load } from './load.mjs'
-import { movies } from './movies.mjs'
+import { dataDir, median, prepare } from '../fixtures.mjs'
+import { count, fixed, ratio } from '../format.mjs'
+import { load } from '../load.mjs'
+import { movies } from '../movies.mjs'
 import {
   send,
   snapshotItemsBuild,
@@ -18,7 +18,7 @@ import {
   startReference,
   stopAll,
   stopServer,
-} from './servers.mjs'
+} from '../servers.mjs'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

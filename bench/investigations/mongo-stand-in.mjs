@@ -5,7 +5,9 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 
-const source = fileURLToPath(new URL('../packages/test-kit/src/mongo-stand-in.ts', import.meta.url))
+const source = fileURLToPath(
+  new URL('../../packages/test-kit/src/mongo-stand-in.ts', import.meta.url),
+)
 
 /** Starts a stand-in on a free loopback port; `options` as `MongoStandIn.start` takes them. */
 export async function startMongoStandIn(work, options) {

@@ -2,22 +2,47 @@
 // each event takes from the mutation's request to every stream. The streams live in a child
 // process (feed-client.mjs); the bench sends the mutations, so the server's CPU is its own.
 import { fork } from 'node:child_process'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { monotonicMs } from './clock.mjs'
-import { dataDir } from './fixtures.mjs'
-import { settle } from './load.mjs'
+import { monotonicMs } from '../clock.mjs'
+import { dataDir } from '../fixtures.mjs'
+import { settle } from '../load.mjs'
 import {
   cpuSeconds,
   memoryMiB,
-  readHeap,
   send,
   startItemsService,
   startReference,
   stopServer,
-} from './servers.mjs'
+} from '../servers.mjs'
 
 const clientEntry = fileURLToPath(new URL('feed-client.mjs', import.meta.url))
+const heapProbe = fileURLToPath(new URL('heap-probe.cjs', import.meta.url))
+/** What a server is started with for the heap probe to write to `heapFile` (`readHeap`). */
+const probed = (heapFile) => ({
+  env: { BENCH_HEAP_FILE: heapFile },
+  nodeArgs: ['--require', heapProbe],
+})
+
+/**
+ * The heap of a server started with `heapFile`, after a full collection: SIGUSR2 asks the probe,
+ * which writes `process.memoryUsage()` to the file. Resolves with it, in bytes.
+ */
+async function readHeap(server, heapFile, timeoutMs = 10_000) {
+  await rm(heapFile, { force: true })
+  server.child.kill('SIGUSR2')
+  const until = performance.now() + timeoutMs
+  while (performance.now() < until) {
+    try {
+      return JSON.parse(await readFile(heapFile, 'utf8'))
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  throw new Error(`${server.name} wrote no heap figures within ${timeoutMs} ms`)
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The feed client, with one request-answer exchange at a time and the `delivered` notices. */
@@ -177,8 +202,8 @@ export async function measureFeeds({ work, files, ids, options, say }) {
     const heapFile = join(work, `heap-${key}.json`)
     const server =
       key === 'items'
-        ? await startItemsService(await dataDir(work, files.store), { heapFile })
-        : await startReference(files.documents, { heapFile })
+        ? await startItemsService(await dataDir(work, files.store), probed(heapFile))
+        : await startReference(files.documents, probed(heapFile))
     try {
       const { streams, mutations, gapMs } = options
       const f = await measureFeed({ server, heapFile, ids, streams, mutations, gapMs })

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { build } from 'esbuild'
-import { cpuSeconds } from './servers.mjs'
+import { cpuSeconds } from '../servers.mjs'
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string' }, rounds: { type: 'string' } },

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { stopServer } from './servers.mjs'
+import { stopServer } from '../servers.mjs'
 
 const { values } = parseArgs({
   options: { sends: { type: 'string' }, concurrency: { type: 'string' } },
@@ -26,7 +26,7 @@ const sends = Number(values.sends ?? 20_000)
 const concurrency = Number(values.concurrency ?? 16)
 const checkpoints = [0, sends / 4, sends / 2, sends].map(Math.round)
 const apiKey = 'bench-key'
-const entry = fileURLToPath(new URL('../mail-service/dist/server.js', import.meta.url))
+const entry = fileURLToPath(new URL('../../mail-service/dist/server.js', import.meta.url))
 
 /** The two runs: the limits off, and both limits counting every send in an hour's window. */
 const runs = [

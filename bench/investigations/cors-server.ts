@@ -7,8 +7,8 @@ import { jsonBytes } from '@movies-and-mail/http-kit/json'
 import { Hono } from 'hono'
 import { cors as honoCors } from 'hono/cors'
 // The kit's service app wires these two itself: the bench takes them from their modules.
-import { cors } from '../packages/http-kit/src/cors.js'
-import { requestLog } from '../packages/http-kit/src/request-log.js'
+import { cors } from '../../packages/http-kit/src/cors.js'
+import { requestLog } from '../../packages/http-kit/src/request-log.js'
 
 const policy = honoCors({
   origin: '*',

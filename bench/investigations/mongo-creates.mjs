@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
-import { fixed, ratio } from './format.mjs'
+import { fixed, ratio } from '../format.mjs'
 import { startMongoStandIn } from './mongo-stand-in.mjs'
 
 const { values } = parseArgs({
@@ -27,16 +27,16 @@ const creates = Number(values.creates ?? 4_000)
 const block = Number(values.block ?? 100)
 
 const work = await mkdtemp(join(tmpdir(), 'bench-mongo-creates-'))
-const kit = fileURLToPath(new URL('../packages/mongo-kit/src/index.ts', import.meta.url))
-const store = fileURLToPath(new URL('../packages/store-kit/src/sortable-id.ts', import.meta.url))
+const kit = fileURLToPath(new URL('../../packages/mongo-kit/src/index.ts', import.meta.url))
+const store = fileURLToPath(new URL('../../packages/store-kit/src/sortable-id.ts', import.meta.url))
 // Beside the workspace's node_modules, from where the driver, left out of the bundle, resolves.
 const outfile = fileURLToPath(
-  new URL('../node_modules/.cache/bench-mongo-creates/kit.mjs', import.meta.url),
+  new URL('../../node_modules/.cache/bench-mongo-creates/kit.mjs', import.meta.url),
 )
 await build({
   stdin: {
     contents: `export { insertInOrder } from ${JSON.stringify(kit)}\nexport { SortableIdSequence } from ${JSON.stringify(store)}\nexport { MongoClient, ObjectId } from 'mongodb'`,
-    resolveDir: fileURLToPath(new URL('../items-service', import.meta.url)),
+    resolveDir: fileURLToPath(new URL('../../items-service', import.meta.url)),
     loader: 'ts',
   },
   outfile,

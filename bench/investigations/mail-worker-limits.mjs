@@ -18,7 +18,7 @@ const { values } = parseArgs({
 })
 const sends = Number(values.sends ?? 2_000)
 const concurrency = Number(values.concurrency ?? 16)
-const mail = fileURLToPath(new URL('../mail-service/', import.meta.url))
+const mail = fileURLToPath(new URL('../../mail-service/', import.meta.url))
 const compatibilityDate = /^compatibility_date = "([\d-]+)"/m.exec(
   readFileSync(join(mail, 'wrangler.toml'), 'utf8'),
 )?.[1]

@@ -9,7 +9,7 @@
 //                                     closed, clientCpuMs since the streams opened }
 //   { close: true }              -> { closed: true }, every stream closed
 import { request } from 'node:http'
-import { monotonicMs } from './clock.mjs'
+import { monotonicMs } from '../clock.mjs'
 
 let streams = []
 /** CPU used so far once the last stream opened: what handling the events cost is counted after. */

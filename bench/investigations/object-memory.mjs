@@ -1,14 +1,25 @@
-// How much of an isolate's memory items-service's object takes as its list grows, for npm run
-// bench: the object is filled with n movies by the bench's seeding Worker (seed-items-worker.mjs,
+// How much of an isolate's memory items-service's object takes as its list grows: the object is filled with n movies by the bench's seeding Worker (seed-items-worker.mjs,
 // the store's own code), then the items Worker starts on that storage with workerd's inspector
 // open, answers GET /items and one POST, and the inspector takes a heap snapshot (which collects
 // the garbage first) and reads the isolate's heap: what the platform's 128 MB limit counts.
+//
+//   npm run build:worker -w items-service && node bench/investigations/object-memory.mjs
+//     [--sizes 1000,10000,50000,100000]
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { monotonicMs } from './clock.mjs'
-import { documents, movie, movies } from './movies.mjs'
-import { freePort, send, stopServer } from './servers.mjs'
-import { bundleForWorkers, itemsWorker, startWorker } from './worker-servers.mjs'
+import { parseArgs } from 'node:util'
+import { monotonicMs } from '../clock.mjs'
+import { count, fixed } from '../format.mjs'
+import { documents, movie, movies } from '../movies.mjs'
+import { freePort, send, stopServer } from '../servers.mjs'
+import {
+  bundleForWorkers,
+  itemsWorker,
+  snapshotItemsBundle,
+  startWorker,
+} from '../worker-servers.mjs'
 
 const seeder = fileURLToPath(new URL('workers/seed-items-worker.mjs', import.meta.url))
 const WebSocket = globalThis.WebSocket ?? (await import('ws')).WebSocket
@@ -50,7 +61,7 @@ const bundleSeeder = (dir) => bundleForWorkers(seeder, join(dir, 'seed-items-wor
  * that many movies, right after it answered GET /items and one POST (garbage included) and after
  * a full collection; the list's bytes; and how long the isolate's first GET /items took (ms).
  */
-export async function measureHeap({ dir, script, sizes, say }) {
+async function measureHeap({ dir, script, sizes, say }) {
   const seed = await bundleSeeder(dir)
   const all = documents(movies(Math.max(...sizes)))
   const rows = []
@@ -103,4 +114,44 @@ export async function measureHeap({ dir, script, sizes, say }) {
     }
   }
   return rows
+}
+
+function heapReport(heap) {
+  const lines = ["### The object's memory as the list grows", '']
+  lines.push(
+    "The items Worker under workerd with its inspector open, its object filled with n movies (the store's own `restore`, " +
+      'through `bench/workers/seed-items-worker.mjs`), after one GET /items, one POST (which answers the whole ' +
+      'list) and two GET /items more (from its second answer on, a list of 8 KiB to 8 MiB read again is kept as a ' +
+      "Blob, a second copy): the isolate's JS heap and its ArrayBuffers (backing stores) as the inspector reports them " +
+      '(`Runtime.getHeapUsage`), right after those with their garbage, and after a full collection (a heap ' +
+      "snapshot makes one). The platform's limit is 128 MB per isolate. The first GET /items is the isolate's " +
+      'first request, on a fresh workerd: the object starts and reads its list from storage (the inspector open).',
+  )
+  lines.push('')
+  lines.push(
+    '| movies | list bytes | first GET /items ms | right after those: heap + buffers = MB | after a collection: heap + buffers = MB |',
+  )
+  lines.push('|--:|--:|--:|--:|--:|')
+  const mb = ({ heap, buffers }) =>
+    `${fixed(heap / 1e6, 1)} + ${fixed(buffers / 1e6, 1)} = ${fixed((heap + buffers) / 1e6, 1)}`
+  for (const row of heap) {
+    lines.push(
+      `| ${count(row.n)} | ${count(row.listBytes)} | ${fixed(row.firstMs, 1)} | ${mb(row.afterWrite)} | ${mb(row.kept)} |`,
+    )
+  }
+  lines.push('')
+  return lines
+}
+
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '1000,10000,50000,100000' } },
+})
+const say = (line) => process.stderr.write(`${line}\n`)
+const work = await mkdtemp(join(tmpdir(), 'object-memory-'))
+try {
+  const script = await snapshotItemsBundle(work)
+  const sizes = values.sizes.split(',').map(Number)
+  console.log(heapReport(await measureHeap({ dir: work, script, sizes, say })).join('\n'))
+} finally {
+  await rm(work, { recursive: true, force: true })
 }
