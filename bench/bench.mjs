@@ -237,7 +237,7 @@ async function measure(options, work, say, started) {
       say(`warning: ${['items-service', 'bound'][i]} exited with ${exit.signal ?? exit.code}`)
   }
 
-  // The Workers runtime: items-service's Worker and its bounds, then MongoDB from a Worker.
+  // The Workers runtime: items-service's Worker and its bounds.
   const workers = options.nodeOnly
     ? undefined
     : await measureWorkers({ work, script: workerScript, options, say, base })

@@ -2,7 +2,7 @@
 // the polled reads loaded on each in turn, the order reversed every round, then the cold start.
 // Usage (the other build made first in a worktree of the revision to compare with):
 //   git worktree add ../before <rev> && (cd ../before && npm ci && npm run build -w items-service)
-//   npm run bench:before-after -- ../before/items-service/dist/server.js [--seconds 5] [--rounds 4]
+//   node bench/investigations/before-after.mjs ../before/items-service/dist/server.js [--seconds 5] [--rounds 4]
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -25,7 +25,9 @@ const { values, positionals } = parseArgs({
   options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '4' } },
 })
 if (positionals.length !== 1) {
-  console.error('usage: node bench/before-after.mjs <other build>/items-service/dist/server.js')
+  console.error(
+    'usage: node bench/investigations/before-after.mjs <other build>/items-service/dist/server.js',
+  )
   process.exit(2)
 }
 const seconds = Number(values.seconds)

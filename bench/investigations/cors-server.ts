@@ -1,5 +1,5 @@
 // One small JSON answer behind the kit's request log and either the kit's cors() or hono's
-// cors() with the same policy: what `bench/cors.mjs` compares.
+// cors() with the same policy: what `bench/investigations/cors.mjs` compares.
 //
 //   node <bundle> kit|hono   (prints "listening on <port>")
 import { serve } from '@hono/node-server'

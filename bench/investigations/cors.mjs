@@ -1,8 +1,8 @@
-// npm run bench:cors: the kit's cors() against hono's cors() with the same policy, each behind
+// The kit's cors() against hono's cors() with the same policy, each behind
 // the kit's request log on @hono/node-server, answering the same 80-byte JSON. Alternating runs
 // of autocannon (50 connections); prints req/s and the server's CPU time per answer.
 //
-//   node bench/cors.mjs [--seconds 4] [--rounds 3]
+//   node bench/investigations/cors.mjs [--seconds 4] [--rounds 3]
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,9 +1,9 @@
-// npm run bench:transfer: items-service's `npm run import` and `npm run export` (the built
+// items-service's `npm run import` and `npm run export` (the built
 // commands, dist/import-items.js and dist/export-items.js) on the embedded store: 100,000 movies
 // read from NDJSON into a fresh DATA_DIR, then written back out, then imported again (every id
 // there: all skipped). Prints seconds and items a second for each; asserts nothing.
 //
-//   node bench/items-transfer.mjs [--items 100000]
+//   node bench/investigations/items-transfer.mjs [--items 100000]
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,4 +1,4 @@
-// npm run bench:maillog: the built mail-service entry in outbox mode (embedded store in a fresh
+// The built mail-service entry in outbox mode (embedded store in a fresh
 // temporary DATA_DIR) takes 20,000 POST /sendmail, 16 at a time, each to its own address, twice:
 // with the rate limits off, and with both counted in a one-hour window wide enough to admit every
 // send (RATE_LIMIT_PER_KEY and RATE_LIMIT_PER_RECIPIENT at 999999/1h: one bucket that every send
@@ -9,7 +9,7 @@
 // the rate without, block by block: a limit must cost the same whatever it has counted.
 // It prints figures and asserts nothing.
 //
-//   node bench/mail-log.mjs [--sends 20000] [--concurrency 16]
+//   node bench/investigations/mail-log.mjs [--sends 20000] [--concurrency 16]
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
@@ -133,7 +133,7 @@ function mailReport(mail, options) {
   lines.push(
     "mail-service's Worker (`mail-service/dist/worker.js`, as `wrangler deploy` uploads it) in outbox mode, " +
       'its state in its Durable Object (SQLite storage), the rate limits off, against the bare mail Worker ' +
-      '(`bench/workers/bare-mail-worker.mjs`: every send to one Durable Object, which writes one row and answers ' +
+      '(`bench/investigations/workers/bare-mail-worker.mjs`: every send to one Durable Object, which writes one row and answers ' +
       `201). \`POST /sendmail\` with the key, ${options.connections} connections, best of ${options.rounds}; each ` +
       'run on a fresh object.',
   )

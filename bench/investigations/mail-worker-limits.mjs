@@ -1,10 +1,10 @@
-// npm run bench:mailworker: mail-service's Worker (dist/worker.js) under Miniflare, in outbox
+// mail-service's Worker (dist/worker.js) under Miniflare, in outbox
 // mode, its state in its Durable Object's SQLite storage (a fresh folder): 2,000 POST /sendmail,
 // 16 at a time, each to its own address, with the rate limits off and on (999999/1h each), sent
 // with dispatchFetch (what is measured is the Worker and its object, with Miniflare's own
 // routing in front). Prints sends a second and the ratio; asserts nothing.
 //
-//   node bench/mail-worker.mjs [--sends 2000] [--concurrency 16]
+//   node bench/investigations/mail-worker-limits.mjs [--sends 2000] [--concurrency 16]
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,4 +1,4 @@
-// npm run bench:mongocreates: what an ordered create costs on MongoDB. Each create of
+// What an ordered create costs on MongoDB. Each create of
 // items-service (and each record of mail's logs) takes an `_id` after the newest stored
 // (mongo-kit's `insertInOrder`): one read of the `_id` index's last entry before the insert, so
 // that insertion order holds across processes and clock skew. This inserts the same documents
@@ -10,7 +10,7 @@
 // kept small so that its scan does not stand in for a cost MongoDB does not have. It asserts
 // nothing.
 //
-//   node bench/mongo-creates.mjs [--creates 4000] [--block 100]
+//   node bench/investigations/mongo-creates.mjs [--creates 4000] [--block 100]
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

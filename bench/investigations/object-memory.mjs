@@ -120,7 +120,7 @@ function heapReport(heap) {
   const lines = ["### The object's memory as the list grows", '']
   lines.push(
     "The items Worker under workerd with its inspector open, its object filled with n movies (the store's own `restore`, " +
-      'through `bench/workers/seed-items-worker.mjs`), after one GET /items, one POST (which answers the whole ' +
+      'through `bench/investigations/workers/seed-items-worker.mjs`), after one GET /items, one POST (which answers the whole ' +
       'list) and two GET /items more (from its second answer on, a list of 8 KiB to 8 MiB read again is kept as a ' +
       "Blob, a second copy): the isolate's JS heap and its ArrayBuffers (backing stores) as the inspector reports them " +
       '(`Runtime.getHeapUsage`), right after those with their garbage, and after a full collection (a heap ' +
