@@ -8,8 +8,8 @@
 //   deploy` would. So a start without MongoDB neither loads nor evaluates the driver.
 // - bundle/: the same modules but those two, what `wrangler deploy` uploads by default. The
 //   runtime compiles every module of an upload at each start, loaded or not: the driver's 0.6 MB
-//   cost every start about 27 ms of CPU before the Worker could answer (bench/README.md), so an
-//   upload for the embedded store leaves it out.
+//   cost every start about 27 ms of CPU before the Worker could answer (bench/README.md › Where
+//   the start goes), so an upload for the embedded store leaves it out.
 // - assets/: the web app's files and the docs page with Swagger UI's files, as the built Node
 //   entry answers them, and `_headers` with their headers (../../scripts/static-assets.mjs): the
 //   platform serves them as static assets, without running the Worker or waking the object.

@@ -19,7 +19,8 @@ import type {
  * small (an item, a page, the usage) are Workers RPC methods; the list and the writes, which
  * answer the whole list, are requests to the object's `fetch`, so that the list crosses as a
  * response's body: the object's `Blob`, shared and not copied, where an RPC value is
- * serialised and copied twice (bench/README.md › Workers).
+ * serialised and copied twice (bench/README.md › The app in the Worker, the store in the
+ * object).
  */
 
 /** The object's paths for the calls that answer the list. */

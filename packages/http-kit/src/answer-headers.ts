@@ -9,10 +9,10 @@ const whole = new WeakSet<Response>()
 /**
  * The service's middleware puts the headers every answer carries here, rather than on Hono's
  * context with `c.header`: that makes a `Headers` object for every request, which on the Workers
- * runtime cost a read of one item a sixth of its rate (bench/README.md › Workers), where an answer
- * made with one record of all its headers makes none. An answer made by `answerWithHeaders` has
- * them already; every other one (a refusal, an error, a page) gets them once made
- * (`completeAnswer`). So every answer carries them, whoever made it.
+ * runtime cost a read of one item a sixth of its rate (bench/README.md › What the hot path rests
+ * on), where an answer made with one record of all its headers makes none. An answer made by
+ * `answerWithHeaders` has them already; every other one (a refusal, an error, a page) gets them
+ * once made (`completeAnswer`). So every answer carries them, whoever made it.
  */
 export function addAnswerHeader(c: Context, name: string, value: string): void {
   const headers = (c as Context<{ Variables: AnswerHeadersVariables }>).get('answerHeaders')
