@@ -22,11 +22,8 @@ const folders = new Set(
   }),
 )
 
-const pages = [...files]
-  .filter((path) =>
-    /^(README|DESIGN)\.md$|^(bench|packages\/[^/]+)\/README\.md$|^docs\/[^/]+\.md$/.test(path),
-  )
-  .sort()
+/** Every page of the repository: the README, DESIGN.md, docs/ and notes pages, each README. */
+const pages = [...files].filter((path) => path.endsWith('.md')).sort()
 
 /** A page without its fenced blocks: what they hold is neither a link nor a heading. */
 function withoutFences(markdown: string): string {
@@ -46,25 +43,33 @@ function linkTargets(markdown: string): string[] {
   ].map((match) => match[1] as string)
 }
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
-function slugOf(heading: string): string {
-  return heading
+/** A heading as a reader sees it: a link as its text, no code or emphasis marks. */
+const headingText = (heading: string) =>
+  heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[`*]/g, '')
     .trim()
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
+function slugOf(heading: string): string {
+  return headingText(heading)
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
     .replace(/ /g, '-')
 }
 
+/** The headings of a page, as written. */
+const headingsOf = (markdown: string) =>
+  [...withoutFences(markdown).matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm)].map(
+    (match) => match[1] as string,
+  )
+
 /** The anchors of a page: one per heading (repeats get -1, -2, ...), and HTML ids. */
 function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>()
   const seen = new Map<string, number>()
-  for (const [, heading] of withoutFences(markdown).matchAll(
-    /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/gm,
-  )) {
-    const slug = slugOf(heading as string)
+  for (const heading of headingsOf(markdown)) {
+    const slug = slugOf(heading)
     const count = seen.get(slug) ?? 0
     seen.set(slug, count + 1)
     anchors.add(count === 0 ? slug : `${slug}-${count}`)
@@ -97,8 +102,39 @@ function brokenLink(page: string, target: string): string | undefined {
   return undefined
 }
 
+/**
+ * Where a source names a page's heading, as `<page>.md › <heading>` (the page from the
+ * repository's root, then the heading as a reader sees it): each page and heading named. The
+ * heading ends at a `)` or at the line's end, so it is kept on one line. Written `\u203a` here,
+ * so that this file's own examples are not taken for references.
+ */
+function headingReferences(source: string): { page: string; heading: string }[] {
+  return [...source.matchAll(/([\w./-]+\.md) \u203a ([^)\n]+)/g)].map(([, page, heading]) => ({
+    page: page as string,
+    heading: (heading as string).replace(/[\s.,;:]+$/, ''),
+  }))
+}
+
+/** What is wrong with a source's reference to a heading, or undefined when the heading exists. */
+function brokenHeadingReference(
+  { page, heading }: { page: string; heading: string },
+  readPage: (path: string) => string | undefined,
+): string | undefined {
+  const markdown = readPage(page)
+  if (markdown === undefined) return `${page} \u203a ${heading}: no such page`
+  if (headingsOf(markdown).some((each) => headingText(each) === heading)) return undefined
+  return `${page} \u203a ${heading}: ${page} has no such heading`
+}
+
+/** The sources that may name a heading: every text file of the repository but the pages. */
+const sources = [...files].filter(
+  (path) =>
+    !path.endsWith('.md') && !/\.(png|svg|ico|woff2?)$|(^|\/)package-lock\.json$/.test(path),
+)
+const pageText = (path: string) => (files.has(path) ? read(path) : undefined)
+
 describe('links in the documentation', () => {
-  it('covers the README, DESIGN.md, the docs pages and bench/README.md', () => {
+  it('covers the README, DESIGN.md, the docs pages, the notes and bench/README.md', () => {
     for (const page of [
       'README.md',
       'DESIGN.md',
@@ -133,4 +169,39 @@ describe('links in the documentation', () => {
       .filter((problem) => problem !== undefined)
     expect(broken).toEqual([])
   })
+
+  it('reads the heading a source names, and finds one that is not there', () => {
+    const source = [
+      '// the query string (docs/items-service.md \u203a Query): its parameters',
+      ' * copied twice (bench/README.md \u203a On the Workers runtime).',
+      '# see docs/operations.md \u203a Backups',
+    ].join('\n')
+    const references = headingReferences(source)
+    expect(references).toEqual([
+      { page: 'docs/items-service.md', heading: 'Query' },
+      { page: 'bench/README.md', heading: 'On the Workers runtime' },
+      { page: 'docs/operations.md', heading: 'Backups' },
+    ])
+    const page = '# Title\n\n## Live changes: `GET /items/events`\n\n```sh\n# Fenced\n```\n'
+    const readPage = (path: string) => (path === 'docs/a.md' ? page : undefined)
+    const check = (heading: string, at = 'docs/a.md') =>
+      brokenHeadingReference({ page: at, heading }, readPage)
+    expect(check('Live changes: GET /items/events')).toBeUndefined()
+    expect(check('Title')).toBeUndefined()
+    expect(check('Live changes')).toBe(
+      'docs/a.md \u203a Live changes: docs/a.md has no such heading',
+    )
+    expect(check('Fenced')).toBe('docs/a.md \u203a Fenced: docs/a.md has no such heading')
+    expect(check('Title', 'docs/b.md')).toBe('docs/b.md \u203a Title: no such page')
+  })
+
+  it.each(sources.filter((path) => headingReferences(read(path)).length > 0))(
+    '%s: every heading it names exists',
+    (source) => {
+      const broken = headingReferences(read(source))
+        .map((reference) => brokenHeadingReference(reference, pageText))
+        .filter((problem) => problem !== undefined)
+      expect(broken).toEqual([])
+    },
+  )
 })
