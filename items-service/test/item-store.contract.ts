@@ -239,6 +239,22 @@ export function describeItemStoreContract(
         expect(new Set(tags).size).toBe(tags.length)
       })
 
+      it('answer a write with the list and the tag that list() then answers', async () => {
+        // The items client keeps a write's answer as the list, and asks with its tag next.
+        for (const change of [
+          () => store.insert(a),
+          () => store.insert(b),
+          () => store.update('a', { genre: 'Sci-fi' }),
+          () => store.remove('b'),
+        ]) {
+          const written = await change()
+          if (!written.ok) throw new Error(`the write was refused: ${written.why}`)
+          const listed = await store.list()
+          expect(written.list.etag).toBe(listed.etag)
+          expect(await parseJson<Item[]>(written.list)).toEqual(await parseJson<Item[]>(listed))
+        }
+      })
+
       it("change an item's tag when it changes, not when another one does", async () => {
         await store.insert(a)
         await store.insert(b)

@@ -219,6 +219,25 @@ describe('the published client against the app', () => {
     expect([...first.errors, ...again.errors]).toEqual([])
   })
 
+  it('keeps the list a write answers: the next read of it, after that write’s event, is a 304', async () => {
+    const answered: string[] = []
+    const items = createItemsClient('http://items.test', {
+      apiKey,
+      fetch: async (url, init) => {
+        const response = await api().request(url, init)
+        const tag = new Headers(init.headers).get('if-none-match') ?? '-'
+        if (!url.endsWith('/events')) answered.push(`${init.method} ${tag} → ${response.status}`)
+        return response
+      },
+    })
+    const { next, subscription } = await follow(items)
+    const written = await items.create(movies.shawshank)
+    expect(await next()).toMatchObject({ type: 'created', item: movies.shawshank })
+    expect(await items.list()).toEqual(written)
+    expect(answered).toEqual(['POST - → 201', expect.stringMatching(/^GET "[^"]+" → 304$/)])
+    subscription.close()
+  })
+
   it('is told to reload after an id the feed no longer knows', async () => {
     const { next, subscription } = await follow(client(), { lastEventId: '1' })
     expect(await next()).toEqual({

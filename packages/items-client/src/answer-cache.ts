@@ -42,9 +42,9 @@ export class AnswerCache {
     }
   }
 
-  /** Drops the answers of the paths `stale` picks (every one without it). */
-  forget(stale: (path: string) => boolean = () => true): void {
-    for (const path of [...this.#entries.keys()]) if (stale(path)) this.#drop(path)
+  /** Drops the answers `stale` picks by their path and what is kept (every one without it). */
+  forget(stale: (path: string, kept: KeptAnswer) => boolean = () => true): void {
+    for (const [path, kept] of [...this.#entries]) if (stale(path, kept)) this.#drop(path)
   }
 
   #drop(path: string): void {

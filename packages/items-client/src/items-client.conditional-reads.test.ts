@@ -120,19 +120,97 @@ describe('conditional reads', () => {
   })
 })
 
-describe('a kept answer made stale', () => {
-  it('by a write through the client: every list, and the item written', async () => {
+describe('the list a write answers', () => {
+  it('is kept with its tag: the next read of the list is a 304, resolved to it', async () => {
     const { items, exchanges } = service()
-    for (const read of [() => items.list(), () => items.get('tt01'), () => items.get('tt02')]) {
-      await read()
-    }
+    await items.list()
+    const written = await items.create(movie('tt09'))
+    const listed = await items.list()
+    expect(listed).toEqual(written)
+    expect(listed.map((each) => each.id)).toEqual(['tt01', 'tt02', 'tt03', 'tt04', 'tt09'])
+    expect(exchanges().slice(1)).toEqual([
+      'POST /items - → 201',
+      expect.stringMatching(/^GET \/items "\w+" → 304$/),
+    ])
+  })
+
+  it('is kept after an update and a remove too, and a query is still asked for whole', async () => {
+    const { items, exchanges } = service()
     await items.update('tt01', { genre: 'Crime' })
+    await items.remove('tt02')
+    exchanges()
+    expect((await items.list()).map((each) => each.id)).toEqual(['tt01', 'tt03', 'tt04'])
+    await items.list({ genre: 'Crime' })
+    expect(exchanges().map((line) => line.split(' ').slice(1).join(' '))).toEqual([
+      expect.stringMatching(/^\/items "\w+" → 304$/),
+      '/items?genre=Crime - → 200',
+    ])
+  })
+
+  it('is read whole again once another client changed the list', async () => {
+    const { api, items, exchanges } = service()
+    await items.create(movie('tt09'))
+    api.add(movie('tt10'))
+    exchanges()
+    expect((await items.list()).map((each) => each.id)).toContain('tt10')
+    expect(exchanges()).toEqual([expect.stringMatching(/^GET \/items "\w+" → 200$/)])
+  })
+
+  it('stays kept through the event of that write, and not through another’s', async () => {
+    const feed = new FeedStandIn()
+    const { api, exchanges } = service()
+    const items = createItemsClient('http://api.test', {
+      fetch: (url, init) =>
+        url.endsWith('/events') ? feed.fetch(url, init) : api.fetch(url, init),
+    })
+    const subscription = items.subscribe(() => {})
+    await settle()
+    const list = await items.create(movie('tt09', { year: 1994 }))
+    const created = list.find((each) => each.id === 'tt09')
+    // The event carries the item as the store has it, its fields in an order of its own.
+    const { year, ...rest } = created as Record<string, unknown>
+    feed.stream(0).send(`event: created\nid: 7\ndata: ${JSON.stringify({ year, ...rest })}\n\n`)
+    await settle()
     exchanges()
     await items.list()
+    expect(exchanges()).toEqual([expect.stringMatching(/^GET \/items "\w+" → 304$/)])
+    // Another client's create: this client never saw that list, so it asks for it whole.
+    api.add(movie('tt10'))
+    feed.stream(0).send(`event: created\nid: 8\ndata: ${JSON.stringify(movie('tt10'))}\n\n`)
+    await settle()
+    await items.list()
+    expect(exchanges()).toEqual(['GET /items - → 200'])
+    // A deletion the kept list already shows leaves it kept; one it does not, drops it.
+    await items.remove('tt10')
+    feed.stream(0).send(`event: deleted\nid: 9\ndata: ${JSON.stringify(movie('tt10'))}\n\n`)
+    await settle()
+    feed.stream(0).send(`event: updated\nid: 10\ndata: ${JSON.stringify(created)}\n\n`)
+    await settle()
+    exchanges()
+    await items.list()
+    expect(exchanges()).toEqual([expect.stringMatching(/^GET \/items "\w+" → 304$/)])
+    api.items.splice(0, 1)
+    feed.stream(0).send(`event: deleted\nid: 11\ndata: ${JSON.stringify(movie('tt01'))}\n\n`)
+    await settle()
+    await items.list()
+    expect(exchanges()).toEqual(['GET /items - → 200'])
+    subscription.close()
+  })
+})
+
+describe('a kept answer made stale', () => {
+  it('by a write through the client: every query, and the item written', async () => {
+    const { items, exchanges } = service()
+    await items.list({ genre: 'Drama' })
+    await items.get('tt01')
+    await items.get('tt02')
+    await items.update('tt01', { genre: 'Crime' })
+    exchanges()
+    await items.list({ genre: 'Drama' })
     await items.get('tt01')
     await items.get('tt02')
     expect(exchanges().map((line) => line.split(' ').slice(1).join(' '))).toEqual([
-      '/items - → 200',
+      '/items?genre=Drama - → 200',
       '/items/tt01 - → 200',
       expect.stringMatching(/^\/items\/tt02 "\w+" → 304$/),
     ])

@@ -1,4 +1,4 @@
-import { AnswerCache } from './answer-cache.js'
+import { AnswerCache, type KeptAnswer } from './answer-cache.js'
 import type { Item, NoFields } from './api-types.js'
 import type {
   CallOptions,
@@ -12,8 +12,9 @@ import { everyItem } from './every-item.js'
 import type { ItemEvent } from './item-event.js'
 import { subscribeToEvents } from './item-subscription.js'
 import { ItemsApiError } from './items-api-error.js'
+import { listPath, listShows } from './kept-list.js'
 import { nextCursor } from './link-header.js'
-import { readJson } from './read-answer.js'
+import { parseJson, readText } from './read-answer.js'
 import { type Fetch, requestHeaders } from './request-headers.js'
 import { changedPaths, itemPath, queryString } from './request-url.js'
 
@@ -60,15 +61,24 @@ export function createItemsClient<Fields extends object = NoFields>(
     if (apiKey !== undefined) sentHeaders.set('x-apikey', apiKey)
     if (body !== undefined) sentHeaders.set('content-type', 'application/json')
     if (ifMatch !== undefined) sentHeaders.set('if-match', ifMatch)
+    // The answer is the whole list as the write left it, tagged as `GET /items` tags it.
+    let list: KeptAnswer | undefined
     try {
       const response = await fetchAnswer(method, path, {
         headers: sentHeaders,
         body: body === undefined ? null : JSON.stringify(body),
         signal: signal ?? null,
       })
-      return await readJson<T>(response)
+      const text = await readText(response)
+      const answered = parseJson<T>(text, response)
+      const etag = response.headers.get('etag')
+      if (etag !== null) list = { etag, text, link: null }
+      return answered
     } finally {
+      // Whether it succeeded or not, the write may have changed what was kept; the list it
+      // answered is kept in place of the one before, so the next read of the list is a 304.
       cache?.forget(changedPaths(ids))
+      if (list) cache?.keep(listPath, list)
     }
   }
   const read = async <T>(path: string, { signal, headers: callHeaders }: CallOptions = {}) => {
@@ -112,8 +122,15 @@ export function createItemsClient<Fields extends object = NoFields>(
         return send(`${root}/items/events`, { method: 'GET', headers: streamHeaders, signal })
       }
       const onChange = (event: ItemEvent<Fields>) => {
-        // A change seen makes what was kept of it stale; a reload, everything.
-        cache?.forget(event.type === 'reload' ? undefined : changedPaths([event.item.id]))
+        // A change seen makes what was kept of it stale, but a whole list that shows it already
+        // (the answer to this client's own write); a reload, everything.
+        if (event.type === 'reload') cache?.forget()
+        else {
+          const changed = changedPaths([event.item.id])
+          cache?.forget(
+            (path, kept) => changed(path) && !(path === listPath && listShows(kept, event)),
+          )
+        }
         onEvent(event)
       }
       return subscribeToEvents<Fields>(open, onChange, subscribeOptions)
