@@ -144,6 +144,7 @@ describe('links in the documentation', () => {
       'docs/web-app.md',
       'docs/deployment.md',
       'docs/operations.md',
+      'docs/notes/worker-measurements.md',
     ]) {
       expect(pages).toContain(page)
     }
