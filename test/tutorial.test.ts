@@ -1,56 +1,87 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { freePort, WranglerDev } from '@movies-and-mail/test-kit'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, launchChromium } from './support/chromium.js'
-import { type MicroProcess, startMicro } from './support/micro-process.js'
+import { freshClone, NpmStart, shellEnv } from './support/fresh-clone.js'
 
+// The tutorial followed as written, from a fresh clone: its commands run in the clone in the
+// order the page gives them, its files written from the page. Only the ports differ: each server
+// listens on a free one, and the page's 4000, 5173 and 8787 become those.
 const root = fileURLToPath(new URL('../', import.meta.url))
+const run = promisify(execFile)
 
-/** The files the tutorial has the reader write: its fenced blocks that name a path. */
-async function tutorialFiles(): Promise<Map<string, string>> {
+/** The page's blocks of commands to type (```sh without `$ ` examples), and its files. */
+async function tutorial(): Promise<{ commands: string[]; files: Map<string, string> }> {
   const markdown = await readFile(join(root, 'docs/tutorial.md'), 'utf8')
+  const commands = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
+    .map((match) => (match[1] as string).trimEnd())
+    .filter((block) => !block.startsWith('$ '))
   const files = new Map<string, string>()
   for (const [, path, body] of markdown.matchAll(/^```\w+ (\S+)\n([\s\S]*?)^```$/gm)) {
     files.set(path as string, body as string)
   }
-  return files
+  return { commands, files }
 }
 
 const movie = { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' }
 
-describe.skipIf(!hasChromium)('the tutorial, its app run as written', () => {
+describe.skipIf(!hasChromium)('the tutorial, followed as written from a fresh clone', () => {
   let dir: string
+  let clone: string
+  let commands: string[]
   let app: ChildProcess
   let appUrl: string
   let browser: Browser
-  let items: MicroProcess | undefined
+  let started: NpmStart | undefined
+  /** `npm start` as the page writes it, with the micros on free ports. */
+  const npmStart = async (command: string) => {
+    const ports = { ITEMS_PORT: String(await freePort()), MAIL_PORT: String(await freePort()) }
+    started = await NpmStart.start(
+      command.replaceAll('http://localhost:5173', appUrl),
+      clone,
+      ports,
+    )
+    return started.itemsUrl
+  }
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'tutorial-'))
-    const files = await tutorialFiles()
-    expect([...files.keys()].sort()).toEqual([
+    clone = join(dir, 'movies-and-mail')
+    const page = await tutorial()
+    commands = page.commands
+    expect(commands).toEqual([
+      "git clone <the repository's URL> movies-and-mail\ncd movies-and-mail\nnpm install && npm start",
+      'mkdir -p my-app\nnpm run build -w @movies-and-mail/items-client\ncp -r packages/items-client/dist my-app/items-client',
+      'node my-app/serve.mjs',
+      'CORS_ORIGINS=http://localhost:5173 npm start',
+      'npm run build\ncd items-service\nnpx wrangler dev --port 8787 --ip 127.0.0.1 --var CORS_ORIGINS:http://localhost:5173',
+    ])
+    expect([...page.files.keys()].sort()).toEqual([
       'my-app/app.js',
       'my-app/index.html',
       'my-app/serve.mjs',
     ])
-    for (const [path, body] of files) {
-      await mkdir(dirname(join(dir, path)), { recursive: true })
-      await writeFile(join(dir, path), body)
+    // §1: `git clone` and `npm install`; `npm start` comes with the first test.
+    await freshClone(root, clone)
+    // §3, as written, in the clone: nothing of the client is built there before it.
+    await run('sh', ['-c', commands[1] as string], { cwd: clone, env: shellEnv() })
+    for (const [path, body] of page.files) {
+      await mkdir(dirname(join(clone, path)), { recursive: true })
+      await writeFile(join(clone, path), body)
     }
-    // `cp -r packages/items-client/dist my-app/items-client`, as the tutorial says.
-    await cp(join(root, 'packages/items-client/dist'), join(dir, 'my-app/items-client'), {
-      recursive: true,
-    })
     const port = await freePort()
-    app = spawn(process.execPath, ['my-app/serve.mjs'], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, PORT: String(port) },
+    // Its own process group, so that stopping it stops the shell's node too.
+    app = spawn('sh', ['-c', commands[2] as string], {
+      cwd: clone,
+      env: shellEnv({ PORT: String(port) }),
       stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
     })
     const printed = await new Promise<string>((resolve) =>
       app.stdout?.setEncoding('utf8').once('data', resolve),
@@ -58,20 +89,22 @@ describe.skipIf(!hasChromium)('the tutorial, its app run as written', () => {
     expect(printed.trim()).toBe(`my-app on http://localhost:${port}/`)
     appUrl = `http://localhost:${port}`
     browser = await launchChromium()
-  })
+  }, 180_000)
   afterEach(async () => {
-    await items?.stop()
-    items = undefined
+    await started?.stop()
+    started = undefined
   })
   afterAll(async () => {
     await browser?.close()
-    app?.kill()
-    await rm(dir, { recursive: true, force: true })
+    if (app?.pid !== undefined && app.exitCode === null) process.kill(-app.pid, 'SIGTERM')
+    await started?.stop()
+    if (dir) await rm(dir, { recursive: true, force: true })
   })
 
-  /** The app in a new page, using the service at `api`. */
-  async function openApp(api: string): Promise<Page> {
+  /** The app in a new page, using the service at `api`; `watch` sees the page before it loads. */
+  async function openApp(api: string, watch: (page: Page) => void = () => {}): Promise<Page> {
     const page = await browser.newPage()
+    watch(page)
     await page.goto(`${appUrl}/?api=${encodeURIComponent(api)}`)
     return page
   }
@@ -91,10 +124,11 @@ describe.skipIf(!hasChromium)('the tutorial, its app run as written', () => {
       body: JSON.stringify(body),
     })
 
-  it('lists, and is refused a create until CORS_ORIGINS names its origin', async () => {
-    items = await startMicro('items-service')
-    await create(items.url, movie)
-    const page = await openApp(items.url)
+  it('§1-3: lists, and is refused a create until CORS_ORIGINS names its origin', async () => {
+    const items = await npmStart('npm start')
+    expect(started?.output).toMatch(/items-service: not built yet, building/)
+    await create(items, movie)
+    const page = await openApp(items)
     await listed(page).toBe('The Shawshank Redemption (Drama)')
     await add(page, 'tt0068646', 'The Godfather', 'Crime')
     await expect
@@ -102,28 +136,45 @@ describe.skipIf(!hasChromium)('the tutorial, its app run as written', () => {
       .toBe(`refused: a write from ${appUrl} needs that origin in CORS_ORIGINS`)
     await listed(page).toBe('The Shawshank Redemption (Drama)')
     await page.close()
-  })
+  }, 180_000)
 
-  it('with CORS_ORIGINS, adds, and follows what another client creates, live', async () => {
-    items = await startMicro('items-service', { CORS_ORIGINS: appUrl })
-    await create(items.url, movie)
-    const page = await openApp(items.url)
+  it('§3: with CORS_ORIGINS, adds, and follows what another client creates, live', async () => {
+    const items = await npmStart(commands[3] as string)
+    const listReads: string[] = []
+    const page = await openApp(items, (opened) =>
+      opened.on('response', (response) => {
+        if (response.request().method() === 'GET' && response.url() === `${items}/items`) {
+          listReads.push(`${response.status()} ${response.headers().etag}`)
+        }
+      }),
+    )
+    // The same items as before the restart: they are kept in the clone's items-service/.data.
     await listed(page).toBe('The Shawshank Redemption (Drama)')
     await add(page, 'tt0068646', 'The Godfather', 'Crime')
     await listed(page).toBe('The Shawshank Redemption (Drama) | The Godfather (Crime)')
     await expect.poll(() => page.locator('#news').textContent()).toBe('created: tt0068646')
-    await create(items.url, { id: 'tt0468569', name: 'The Dark Knight', genre: 'Action' })
+    await create(items, { id: 'tt0468569', name: 'The Dark Knight', genre: 'Action' })
     await listed(page).toBe(
       'The Shawshank Redemption (Drama) | The Godfather (Crime) | The Dark Knight (Action)',
     )
+    // Every read follows a change, so each is whole: on Node, the browser's compressed form.
+    await expect.poll(() => listReads.length).toBe(3)
+    expect(listReads).toEqual(Array(3).fill(expect.stringMatching(/^200 "[^"]+-br"$/)))
     await page.close()
-  })
+  }, 120_000)
 
-  it('does the same against the Worker under wrangler dev', async () => {
-    const persistDir = join(dir, 'wrangler-state')
+  it('§4: does the same against the Worker under wrangler dev', async () => {
+    const [build, cd, wrangler] = (commands[4] as string).split('\n')
+    expect([cd, wrangler]).toEqual([
+      'cd items-service',
+      'npx wrangler dev --port 8787 --ip 127.0.0.1 --var CORS_ORIGINS:http://localhost:5173',
+    ])
+    await run('sh', ['-c', build as string], { cwd: clone, env: shellEnv() })
+    // `npx wrangler dev` of the clone's items-service, on a free port: its items kept where
+    // wrangler keeps them by default.
     const dev = await WranglerDev.start({
-      cwd: join(root, 'items-service'),
-      persistDir,
+      cwd: join(clone, 'items-service'),
+      persistDir: join(clone, 'items-service/.wrangler/state'),
       vars: { CORS_ORIGINS: appUrl },
     })
     try {
@@ -137,5 +188,5 @@ describe.skipIf(!hasChromium)('the tutorial, its app run as written', () => {
     } finally {
       await dev.stop()
     }
-  })
+  }, 180_000)
 })
