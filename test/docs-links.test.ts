@@ -104,15 +104,23 @@ function brokenLink(page: string, target: string): string | undefined {
 
 /**
  * Where a source names a page's heading, as `<page>.md › <heading>` (the page from the
- * repository's root, then the heading as a reader sees it): each page and heading named. The
- * heading ends at a `)` or at the line's end, so it is kept on one line. Written `\u203a` here,
- * so that this file's own examples are not taken for references.
+ * repository's root, then the heading as a reader sees it): each page and heading named. In
+ * parentheses, `(<page>.md › <heading>)`, the heading ends at the `)`, which may come on one of
+ * the next two lines of a comment (their leaders, `//`, `*` or `#`, are not part of it);
+ * otherwise at the line's end. Written `\u203a` here, so that this file's own examples are not
+ * taken for references.
  */
 function headingReferences(source: string): { page: string; heading: string }[] {
-  return [...source.matchAll(/([\w./-]+\.md) \u203a ([^)\n]+)/g)].map(([, page, heading]) => ({
-    page: page as string,
-    heading: (heading as string).replace(/[\s.,;:]+$/, ''),
-  }))
+  return [...source.matchAll(/(\(?)([\w./-]+\.md) \u203a ([^\n]*)/g)].map((match) => {
+    const [whole, opened, page, line = ''] = match
+    const from = (match.index ?? 0) + whole.length - line.length
+    const closed = opened ? /^[^)]*(?=\))/.exec(source.slice(from, from + 300))?.[0] : undefined
+    const text = closed !== undefined && closed.split('\n').length <= 3 ? closed : line
+    return {
+      page: page as string,
+      heading: text.replace(/\n[ \t]*(?:\/\/+|\*|#+)?[ \t]*/g, ' ').replace(/[\s.,;:]+$/, ''),
+    }
+  })
 }
 
 /** What is wrong with a source's reference to a heading, or undefined when the heading exists. */
@@ -176,12 +184,18 @@ describe('links in the documentation', () => {
       '// the query string (docs/items-service.md \u203a Query): its parameters',
       ' * copied twice (bench/README.md \u203a On the Workers runtime).',
       '# see docs/operations.md \u203a Backups',
+      '// its cost (bench/README.md \u203a Where the start',
+      '//   goes), so it is left out.',
+      ' * the rest (docs/scaling-out.md \u203a Workers; and',
+      ' * more) after it.',
     ].join('\n')
     const references = headingReferences(source)
     expect(references).toEqual([
       { page: 'docs/items-service.md', heading: 'Query' },
       { page: 'bench/README.md', heading: 'On the Workers runtime' },
       { page: 'docs/operations.md', heading: 'Backups' },
+      { page: 'bench/README.md', heading: 'Where the start goes' },
+      { page: 'docs/scaling-out.md', heading: 'Workers; and more' },
     ])
     const page = '# Title\n\n## Live changes: `GET /items/events`\n\n```sh\n# Fenced\n```\n'
     const readPage = (path: string) => (path === 'docs/a.md' ? page : undefined)
