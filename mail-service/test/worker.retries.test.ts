@@ -3,7 +3,7 @@ import {
   accepted,
   ada,
   bindings,
-  holdMailgunAnswer,
+  holdMailgunResponse,
   mailgunBody,
   outbound,
   statusesOf,
@@ -48,9 +48,9 @@ describe('the Worker with an Idempotency-Key, keys in the mail state object', ()
   })
 
   it('frees the key when Mailgun refuses, so a retry with it sends', async () => {
-    outbound.mailgunAnswer = async () => new Response('oops', { status: 500 })
+    outbound.mailgunResponse = async () => new Response('oops', { status: 500 })
     expect((await send(ada, key)).status).toBe(500)
-    outbound.mailgunAnswer = accepted
+    outbound.mailgunResponse = accepted
     const retry = await send(ada, key)
     expect(retry.status).toBe(201)
     expect(retry.headers.get('idempotent-replayed')).toBeNull()
@@ -58,7 +58,7 @@ describe('the Worker with an Idempotency-Key, keys in the mail state object', ()
   })
 
   it('follows a send past its 504 (waitUntil) and replays its late 201 to a retry', async () => {
-    const release = holdMailgunAnswer()
+    const release = holdMailgunResponse()
     expect((await send(ada, key)).status).toBe(504)
     expect((await send(ada, key)).status).toBe(409)
     release()

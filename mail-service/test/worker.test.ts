@@ -7,7 +7,7 @@ import {
   ada,
   bindings,
   compatibilityDate,
-  holdMailgunAnswer,
+  holdMailgunResponse,
   mailgunBody,
   mailgunKey,
   mailStateObjects,
@@ -76,7 +76,7 @@ describe('the Worker bundle under Miniflare', () => {
   ])(
     'passes a provider %i on with its status text, logging nothing',
     async (status, body, error) => {
-      outbound.mailgunAnswer = async () => new Response(body, { status, statusText: '' })
+      outbound.mailgunResponse = async () => new Response(body, { status, statusText: '' })
       const response = await send(ada)
       expect(response.status).toBe(status)
       expect(await response.json()).toEqual({ error })
@@ -86,7 +86,7 @@ describe('the Worker bundle under Miniflare', () => {
   )
 
   it('answers 504 when Mailgun does not answer within MAIL_TIMEOUT_MS, and logs the late send', async () => {
-    const release = holdMailgunAnswer()
+    const release = holdMailgunResponse()
     const response = await send(ada)
     expect(response.status).toBe(504)
     expect(outbound.toMailgun()).toHaveLength(1)

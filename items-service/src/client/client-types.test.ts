@@ -1,4 +1,4 @@
-import type { AnswerSchema } from '@movies-and-mail/http-kit/api-route'
+import type { ResponseSchema } from '@movies-and-mail/http-kit/api-route'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { $ZodType, input, output } from 'zod/v4/core'
 import type {
@@ -20,7 +20,7 @@ import type * as port from '../store/item-store.js'
 // of the service. These checks hold them to the routes' own types; `npm run typecheck` runs them.
 
 type Statuses<R> = R extends { responses: infer Answers } ? keyof Answers : never
-type Answer<R, Status> = output<AnswerSchema<R, Status> & $ZodType>
+type Answer<R, Status> = output<ResponseSchema<R, Status> & $ZodType>
 type Success<R> = Answer<R, 200 | 201>
 // 304 has no body: only a caller that sent If-None-Match itself gets it.
 type Failure<R> = Answer<R, Exclude<Statuses<R>, 200 | 201 | 304>>

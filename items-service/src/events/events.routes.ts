@@ -1,5 +1,5 @@
 import { apiRoute } from '@movies-and-mail/http-kit/api-route'
-import { errorResponse } from '@movies-and-mail/http-kit/app'
+import { errorEntry } from '@movies-and-mail/http-kit/app'
 
 const example = [
   'retry: 2000',
@@ -56,19 +56,19 @@ export const itemEventsRoute = apiRoute({
       },
       content: { 'text/event-stream': { schema: { type: 'string', example } } },
     },
-    501: errorResponse(
+    501: errorEntry(
       'The store cannot follow changes (MongoDB that is not a replica set)',
       'live changes need MongoDB as a replica set (Atlas is one); this server is standalone',
     ),
     429: {
-      ...errorResponse(
+      ...errorEntry(
         'This client (its address) holds as many streams as one may (EVENTS_MAX_STREAMS_PER_CLIENT)',
         'this client holds 20 event streams already, the most one may; close one first',
       ),
       headers: { 'Retry-After': retryAfter },
     },
     503: {
-      ...errorResponse(
+      ...errorEntry(
         'As many streams are open as the service allows; try again later',
         'too many event streams are open; try again later',
       ),

@@ -1,5 +1,9 @@
 import { ApiApp } from '@movies-and-mail/http-kit/api-route'
-import { answerTagged, sendTagged, type Tagged } from '@movies-and-mail/http-kit/conditional-get'
+import {
+  sendTaggedResponse,
+  type Tagged,
+  taggedResponse,
+} from '@movies-and-mail/http-kit/conditional-get'
 import { jsonBytes } from '@movies-and-mail/http-kit/json'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
@@ -38,7 +42,11 @@ const refusals = {
  * The answer to a write the store refused. Under `If-Match`, an item that does not exist is a
  * failed precondition too (RFC 9110 §13.1.1): `*` names any current version, and there is none.
  */
-function refused(c: Context, { why, id }: Refused<keyof typeof refusals>, ifMatch?: IfMatch) {
+function refusalResponse(
+  c: Context,
+  { why, id }: Refused<keyof typeof refusals>,
+  ifMatch?: IfMatch,
+) {
   const { status, error } = refusals[why === 'not-found' && ifMatch !== undefined ? 'stale' : why]
   return c.json({ error: error(id) }, status)
 }
@@ -102,8 +110,8 @@ export function itemsApp({ store, compress }: ItemsAppOptions) {
             ? compress?.({ body, etag }, c.req.header('accept-encoding'))
             : undefined
         const sent = compressed ?? { tagged: list, headers: {} }
-        const answer = answerTagged(sent.tagged, ifNoneMatch, { ...json, ...sent.headers })
-        return sendTagged<Item[]>(c, answer)
+        const answer = taggedResponse(sent.tagged, ifNoneMatch, { ...json, ...sent.headers })
+        return sendTaggedResponse<Item[]>(c, answer)
       }
       const parsed = parseItemQuery(search)
       if ('issues' in parsed) {
@@ -119,34 +127,34 @@ export function itemsApp({ store, compress }: ItemsAppOptions) {
       if (cursor !== undefined) {
         headers.link = `</items?${parameters && `${parameters}&`}cursor=${cursor}>; rel="next"`
       }
-      return sendTagged<Item[]>(c, answerTagged(tagged, ifNoneMatch, headers))
+      return sendTaggedResponse<Item[]>(c, taggedResponse(tagged, ifNoneMatch, headers))
     })
     .openapi(getItemRoute, async (c) => {
       const { id } = c.req.valid('param')
       const item = await store.find(id)
       if (!item) return c.json({ error: refusals['not-found'].error(id) }, 404)
-      return sendTagged<Item>(c, answerTagged(item, c.req.header('if-none-match'), json))
+      return sendTaggedResponse<Item>(c, taggedResponse(item, c.req.header('if-none-match'), json))
     })
     .openapi(createItemRoute, async (c) => {
       const item = c.req.valid('json')
       // Made before the write: nothing that can throw runs once the item is stored.
       const location = `/items/${encodeURIComponent(item.id)}`
       const result = await store.insert(item)
-      if (!result.ok) return refused(c, result)
+      if (!result.ok) return refusalResponse(c, result)
       return written(c, result.list, 201, { location })
     })
     .openapi(updateItemRoute, async (c) => {
       const { id } = c.req.valid('param')
       const ifMatch = ifMatchOf(c)
       const result = await store.update(id, c.req.valid('json'), ifMatch)
-      if (!result.ok) return refused(c, result, ifMatch)
+      if (!result.ok) return refusalResponse(c, result, ifMatch)
       return written(c, result.list, 200)
     })
     .openapi(deleteItemRoute, async (c) => {
       const { id } = c.req.valid('param')
       const ifMatch = ifMatchOf(c)
       const result = await store.remove(id, ifMatch)
-      if (!result.ok) return refused(c, result, ifMatch)
+      if (!result.ok) return refusalResponse(c, result, ifMatch)
       return written(c, result.list, 200)
     })
 }

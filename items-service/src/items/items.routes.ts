@@ -1,6 +1,6 @@
 import { guarded } from '@movies-and-mail/http-kit/api-key'
 import { apiRoute } from '@movies-and-mail/http-kit/api-route'
-import { errorResponse } from '@movies-and-mail/http-kit/app'
+import { errorEntry } from '@movies-and-mail/http-kit/app'
 import { decodablePath } from '@movies-and-mail/http-kit/decodable-path'
 import { jsonObjectBody } from '@movies-and-mail/http-kit/json'
 import {
@@ -51,36 +51,36 @@ const ifMatch = {
     'changes',
   schema: { type: 'string' },
 } as const
-const preconditionFailed = errorResponse(
+const preconditionFailed = errorEntry(
   "If-Match does not name the item's current ETag (or the item is gone); nothing changed",
   "item 'tt0111161' does not match If-Match",
 )
 
-const badBody = errorResponse('Body is not JSON, not an object, or fails validation', {
+const badBody = errorEntry('Body is not JSON, not an object, or fails validation', {
   error: 'invalid request body',
   issues: [{ path: 'name', message: 'Too small: expected string to have >=1 characters' }],
 })
-const badId = errorResponse('The id is not a valid item id', {
+const badId = errorEntry('The id is not a valid item id', {
   error: 'invalid path parameter',
   issues: [{ path: 'id', message: 'must not contain control characters' }],
 })
-const unauthorized = errorResponse(
+const unauthorized = errorEntry(
   '`x-apikey` is missing or wrong while ITEMS_APIKEY is set',
   'Unauthorized',
 )
 /** A drive-by write: a page on another origin, where writes take no key. */
-const foreignPage = errorResponse(
+const foreignPage = errorEntry(
   'A page on another origin wrote while ITEMS_APIKEY is not set, and CORS_ORIGINS does not name its origin',
   'a write from https://other.example needs that origin in CORS_ORIGINS',
 )
-const notFound = errorResponse('No item has that id', "item 'tt0111161' not found")
-const unavailable = errorResponse('The database did not answer', 'database unavailable')
-const noSpace = errorResponse(
+const notFound = errorEntry('No item has that id', "item 'tt0111161' not found")
+const unavailable = errorEntry('The database did not answer', 'database unavailable')
+const noSpace = errorEntry(
   'The disk is full, or the collection holds what ITEMS_MAX_COUNT or ITEMS_MAX_BYTES allow; nothing of the write was stored',
   'no space left to store the write',
 )
-const tooLarge = errorResponse('Body larger than 64 KiB', 'request body is larger than 65536 bytes')
-const notJson = errorResponse(
+const tooLarge = errorEntry('Body larger than 64 KiB', 'request body is larger than 65536 bytes')
+const notJson = errorEntry(
   'Content-Type is not application/json',
   'Content-Type must be application/json',
 )
@@ -93,7 +93,7 @@ const varyHeader = {
     description: 'The list without a query is sent compressed when the client accepts it',
   },
 } as const
-const badQuery = errorResponse('A query parameter has a value it cannot have', {
+const badQuery = errorEntry('A query parameter has a value it cannot have', {
   error: 'invalid query parameter',
   issues: [{ path: 'sort', message: sortIssue }],
 })
@@ -189,10 +189,7 @@ export const createItemRoute = apiRoute(
       400: badBody,
       401: unauthorized,
       403: foreignPage,
-      409: errorResponse(
-        'An item with that id exists',
-        "an item with id 'tt0111161' already exists",
-      ),
+      409: errorEntry('An item with that id exists', "an item with id 'tt0111161' already exists"),
       413: tooLarge,
       415: notJson,
       503: unavailable,
@@ -224,7 +221,7 @@ export const updateItemRoute = apiRoute(
       401: unauthorized,
       403: foreignPage,
       404: notFound,
-      409: errorResponse(
+      409: errorEntry(
         'The body changes id to one another item has',
         "an item with id 'tt0068646' already exists",
       ),

@@ -64,7 +64,7 @@ export type Refused<Why extends RefusalReason> = {
 export type RefusalReason = 'not-found' | 'stale' | 'duplicate-id'
 
 /** A write refused before anything was stored. */
-export function refused<Why extends RefusalReason>(why: Why, id: string): Refused<Why> {
+export function refusedWrite<Why extends RefusalReason>(why: Why, id: string): Refused<Why> {
   return { ok: false, why, id }
 }
 

@@ -11,7 +11,7 @@ import {
   type RefusalReason,
   type Refused,
   type Restored,
-  refused,
+  refusedWrite,
   type TaggedJson,
   type TaggedList,
   type Usage,
@@ -127,7 +127,7 @@ export class ItemsInMemory {
   }
 
   planInsert(item: NewItem): WritePlan | Refused<'duplicate-id'> {
-    if (this.#keyById.has(item.id)) return refused('duplicate-id', item.id)
+    if (this.#keyById.has(item.id)) return refusedWrite('duplicate-id', item.id)
     const key = this.#ids.next()
     const json = Buffer.from(JSON.stringify({ _id: key, ...item }))
     return {
@@ -148,10 +148,10 @@ export class ItemsInMemory {
   ): WritePlan | Refused<RefusalReason> {
     const key = this.#keyById.get(id)
     const current = key === undefined ? undefined : this.#cache.get(key)
-    if (key === undefined || current === undefined) return refused('not-found', id)
-    if (!ifMatchAllows(ifMatch, this.#cache.tagOf(key) as string)) return refused('stale', id)
+    if (key === undefined || current === undefined) return refusedWrite('not-found', id)
+    if (!ifMatchAllows(ifMatch, this.#cache.tagOf(key) as string)) return refusedWrite('stale', id)
     const newId = fields.id ?? id
-    if (newId !== id && this.#keyById.has(newId)) return refused('duplicate-id', newId)
+    if (newId !== id && this.#keyById.has(newId)) return refusedWrite('duplicate-id', newId)
     const json = Buffer.from(JSON.stringify({ ...JSON.parse(utf8.decode(current)), ...fields }))
     return {
       bytes: json.length,
@@ -202,8 +202,8 @@ export class ItemsInMemory {
   planRemove(id: string, ifMatch?: IfMatch): WritePlan | Refused<'not-found' | 'stale'> {
     const key = this.#keyById.get(id)
     const current = key === undefined ? undefined : this.#cache.get(key)
-    if (key === undefined || current === undefined) return refused('not-found', id)
-    if (!ifMatchAllows(ifMatch, this.#cache.tagOf(key) as string)) return refused('stale', id)
+    if (key === undefined || current === undefined) return refusedWrite('not-found', id)
+    if (!ifMatchAllows(ifMatch, this.#cache.tagOf(key) as string)) return refusedWrite('stale', id)
     return {
       bytes: 0,
       store: (records) => records.remove(key, id),

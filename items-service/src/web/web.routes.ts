@@ -1,7 +1,7 @@
 import { ApiApp, apiRoute, documented } from '@movies-and-mail/http-kit/api-route'
-import { errorResponse } from '@movies-and-mail/http-kit/app'
+import { errorEntry } from '@movies-and-mail/http-kit/app'
 import * as z from 'zod/mini'
-import { pageAnswer } from './page-answer.js'
+import { pageHandler } from './page-handler.js'
 import type { WebAssets } from './web-assets.js'
 
 const webPageRoute = apiRoute({
@@ -53,12 +53,12 @@ const webAssetRoute = apiRoute({
         'application/octet-stream': binary,
       },
     },
-    404: errorResponse('The web app has no file of that name', 'no such asset'),
+    404: errorEntry('The web app has no file of that name', 'no such asset'),
   },
 })
 
 /**
- * Serves the web app: the page at `/` (`pageAnswer`) and its built files under `/assets/`.
+ * Serves the web app: the page at `/` (`pageHandler`) and its built files under `/assets/`.
  */
 export function webRoutes({
   assets,
@@ -68,7 +68,7 @@ export function webRoutes({
   mailServiceUrl: string
 }) {
   return new ApiApp()
-    .openapi(webPageRoute, pageAnswer({ mailServiceUrl }))
+    .openapi(webPageRoute, pageHandler({ mailServiceUrl }))
     .openapi(webAssetRoute, (c) => {
       const asset = assets.get(c.req.valid('param').file)
       if (!asset) return c.json({ error: 'no such asset' }, 404)

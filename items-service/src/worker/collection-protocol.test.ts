@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { listBytes } from '../store/item-store.js'
 import {
   alone,
-  answerOfWrite,
-  failureAnswer,
   failureOf,
+  failureResponse,
   listOf,
   unavailableMessage,
+  writeResponse,
   writtenOf,
 } from './collection-protocol.js'
 
@@ -16,7 +16,7 @@ const list = { body: encoder.encode('[{"id":"tt1"}]'), etag: '"l1"' }
 
 describe('a write between the object and the Worker', () => {
   it('arrives as the list and its tag', async () => {
-    const written = await writtenOf(answerOfWrite({ ok: true, list }))
+    const written = await writtenOf(writeResponse({ ok: true, list }))
     if (!written.ok) throw new Error('refused')
     expect(written.list.etag).toBe('"l1"')
     expect(await listBytes(written.list)).toEqual(list.body)
@@ -24,7 +24,7 @@ describe('a write between the object and the Worker', () => {
 
   it('arrives refused as it was refused, with the id', async () => {
     for (const why of ['not-found', 'stale', 'duplicate-id'] as const) {
-      const answer = answerOfWrite({ ok: false, why, id: 'tt 1' })
+      const answer = writeResponse({ ok: false, why, id: 'tt 1' })
       expect(await writtenOf(answer)).toEqual({ ok: false, why, id: 'tt 1' })
     }
   })
@@ -35,11 +35,11 @@ describe("the store's errors between the object and the Worker", () => {
     const full = failureOf(new StoreFullError('the collection holds 10 items'))
     const down = failureOf(new StoreUnavailableError('the store could not write'))
     if (!full || !down) throw new Error('a store error was not known')
-    await expect(listOf(failureAnswer(full))).rejects.toThrow(
+    await expect(listOf(failureResponse(full))).rejects.toThrow(
       new StoreFullError('the collection holds 10 items'),
     )
-    await expect(writtenOf(failureAnswer(down))).rejects.toBeInstanceOf(StoreUnavailableError)
-    await expect(writtenOf(failureAnswer(down))).rejects.toThrow('the store could not write')
+    await expect(writtenOf(failureResponse(down))).rejects.toBeInstanceOf(StoreUnavailableError)
+    await expect(writtenOf(failureResponse(down))).rejects.toThrow('the store could not write')
   })
 
   it('leave any other error to the object, which logs it', () => {

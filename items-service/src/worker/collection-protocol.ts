@@ -99,14 +99,14 @@ export const refusedStatus = 409
  * A list-answering call's answer as the object sends it: the list and its tag, a refusal, or a
  * failure.
  */
-export function answerOfWrite(result: Written | Refused<RefusalReason>): Response {
+export function writeResponse(result: Written | Refused<RefusalReason>): Response {
   if (!result.ok)
     return Response.json({ why: result.why, id: result.id }, { status: refusedStatus })
-  return listAnswer(result.list)
+  return listResponse(result.list)
 }
 
 /** The list as the object sends it: its bytes or Blob, its tag in `etag`. */
-export function listAnswer({ body, etag }: TaggedList): Response {
+export function listResponse({ body, etag }: TaggedList): Response {
   // A Node Buffer is a view of an ArrayBuffer; the web types allow a shared one as well.
   return new Response(body as Uint8Array<ArrayBuffer> | Blob | ReadableStream, {
     headers: { etag },
@@ -114,7 +114,7 @@ export function listAnswer({ body, etag }: TaggedList): Response {
 }
 
 /** A failure as the object's `fetch` answers it. */
-export function failureAnswer(failure: Failure): Response {
+export function failureResponse(failure: Failure): Response {
   return Response.json(failure, { status: failureStatus[failure.failed] })
 }
 

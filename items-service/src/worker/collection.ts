@@ -8,15 +8,15 @@ import { withBounds } from '../store/bounded-item-store.js'
 import { DurableItemStore } from '../store/durable/durable-item-store.js'
 import type { ItemStore, NewItem } from '../store/item-store.js'
 import {
-  answerOfWrite,
   collectionPaths,
   type Failure,
-  failureAnswer,
   failureOf,
-  listAnswer,
+  failureResponse,
+  listResponse,
   type RemoveCall,
   type UpdateCall,
   unavailableMessage,
+  writeResponse,
 } from './collection-protocol.js'
 
 /** What the collection's object serves, once open: its store, bounded, and its `fetch` calls. */
@@ -100,20 +100,20 @@ export async function openCollection(
     return { failed: 'unavailable', message: unavailableMessage }
   }
   const app = new Hono()
-    .get(collectionPaths.list, async () => listAnswer(await store.list()))
+    .get(collectionPaths.list, async () => listResponse(await store.list()))
     .post(collectionPaths.insert, async (c) =>
-      answerOfWrite(await store.insert(await c.req.json<NewItem>())),
+      writeResponse(await store.insert(await c.req.json<NewItem>())),
     )
     .post(collectionPaths.update, async (c) => {
       const { id, fields, ifMatch } = await c.req.json<UpdateCall>()
-      return answerOfWrite(await store.update(id, fields, ifMatch))
+      return writeResponse(await store.update(id, fields, ifMatch))
     })
     .post(collectionPaths.remove, async (c) => {
       const { id, ifMatch } = await c.req.json<RemoveCall>()
-      return answerOfWrite(await store.remove(id, ifMatch))
+      return writeResponse(await store.remove(id, ifMatch))
     })
     // The client's own request, handed on by the Worker's app.
     .route('/', eventsApp({ store, ...settings.events }))
-  app.onError((error) => failureAnswer(failureFor(error)))
+  app.onError((error) => failureResponse(failureFor(error)))
   return { store, fetch: (request) => app.fetch(request), failureFor }
 }

@@ -14,7 +14,7 @@ import {
   alone,
   type CollectionCalls,
   type Failure,
-  failureAnswer,
+  failureResponse,
 } from './collection-protocol.js'
 
 /** The Worker's variables and secrets, as the runtime hands them in. */
@@ -46,7 +46,7 @@ export class ItemsObject extends DurableObject<Bindings> implements CollectionCa
   /** The list and the writes (`collectionPaths`), and the change feed's streams. */
   async fetch(request: Request): Promise<Response> {
     const collection = this.#open ?? (await this.#opened())
-    if ('failed' in collection) return failureAnswer(collection)
+    if ('failed' in collection) return failureResponse(collection)
     return collection.fetch(request)
   }
 

@@ -1,7 +1,7 @@
 import { createPlainServiceApp } from '@movies-and-mail/http-kit/plain-app'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
-import { pageAnswer } from '../web/page-answer.js'
+import { pageHandler } from '../web/page-handler.js'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
@@ -9,7 +9,7 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * The web app's page at `/`, answered by the Worker: the page names the mail service, a setting
  * (`MAIL_SERVICE_URL`), in its markup and in its Content-Security-Policy, so it cannot be a
  * static asset, and it needs nothing of the collection's object. The same answer and middleware
- * as on Node (`pageAnswer`; `createPlainServiceApp`, the service app's middleware without its
+ * as on Node (`pageHandler`; `createPlainServiceApp`, the service app's middleware without its
  * routes): the same bytes and headers, one log line; an isolate that starts for a page view
  * evaluates none of the routes' declarations and schemas. Its script, styles and
  * icon are static assets. None when the settings do not parse: the app then answers, 503,
@@ -29,6 +29,6 @@ export function webPage(settings: Record<string, string>): Fetch | undefined {
     corsOrigins: parsed.corsOrigins,
     apiKeys: parsed.apiKey === undefined ? [] : [parsed.apiKey],
   })
-  app.get('/', pageAnswer({ mailServiceUrl: parsed.mailServiceUrl }))
+  app.get('/', pageHandler({ mailServiceUrl: parsed.mailServiceUrl }))
   return (request) => app.fetch(request)
 }

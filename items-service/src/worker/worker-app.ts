@@ -1,5 +1,5 @@
 import { redactText } from '@movies-and-mail/http-kit/redact'
-import { answerOutsideApp } from '@movies-and-mail/http-kit/request-log'
+import { responseOutsideApp } from '@movies-and-mail/http-kit/request-log'
 import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
@@ -24,7 +24,7 @@ export function workerApp(bindings: Bindings): Fetch {
     const reason = error instanceof Error ? error.message : String(error)
     console.error(redactText(`items-service cannot start: ${reason}`, secretValues(raw)))
     const refusal = { error: misconfiguredMessage }
-    return (request) => answerOutsideApp(request, 503, refusal, performance.now())
+    return (request) => responseOutsideApp(request, 503, refusal, performance.now())
   }
   const secrets = secretValues(raw)
   const store = new ObjectItemStore(bindings.ITEMS as ItemsNamespace, settings.collectionName)

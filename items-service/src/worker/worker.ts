@@ -1,6 +1,6 @@
 import {
   bodyDeadlineMs,
-  unreadBodyAnswer,
+  unreadBodyResponse,
   withBodyReadFirst,
 } from '@movies-and-mail/http-kit/worker'
 import { maxItemBodyBytes } from '../items/max-item-body-bytes.js'
@@ -40,7 +40,7 @@ export default {
     deadlineMs ??= bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
     const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxItemBodyBytes, deadlineMs)
-    if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs, startedAt)
+    if (typeof whole === 'string') return unreadBodyResponse(request, whole, deadlineMs, startedAt)
     app ??= import('./worker-app.js').then(({ workerApp }) => workerApp(bindings))
     return (await app)(whole)
   },

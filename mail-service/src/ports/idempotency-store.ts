@@ -1,5 +1,5 @@
 /** What a key keeps of a request that succeeded: its answer (only a 201 is kept), to give again. */
-export type IdempotentAnswer = { status: 201; body: string }
+export type KeptResponse = { status: 201; body: string }
 
 /** A key's record: taken by a request in progress, or holding that request's answer. */
 export type IdempotencyRecord = {
@@ -10,7 +10,7 @@ export type IdempotencyRecord = {
   /** When the key is forgotten (ms since the epoch). */
   expiresAt: number
   /** Absent while the request is in progress. */
-  answer?: IdempotentAnswer
+  answer?: KeptResponse
 }
 
 /**
@@ -24,7 +24,7 @@ export interface IdempotencyStore {
    */
   take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null>
   /** Keeps the answer under a key this process took. */
-  complete(key: string, answer: IdempotentAnswer): Promise<void>
+  complete(key: string, answer: KeptResponse): Promise<void>
   /** Frees a key this process took, so that a retry is a new request. */
   release(key: string): Promise<void>
   /** Forgets records that expired before `now`; how many. */

@@ -1,6 +1,6 @@
 import { guarded } from '@movies-and-mail/http-kit/api-key'
 import { apiRoute, documented, named } from '@movies-and-mail/http-kit/api-route'
-import { errorResponse } from '@movies-and-mail/http-kit/app'
+import { errorEntry } from '@movies-and-mail/http-kit/app'
 import * as z from 'zod/mini'
 
 /** An `_id` as the logs make them: the creation second in 8 hex digits, then 16 more. */
@@ -38,14 +38,14 @@ const nextPageLink = (path: string) => ({
   },
 })
 
-const invalidQuery = errorResponse(
+const invalidQuery = errorEntry(
   '`limit` is not an integer from 1 to 1000, or `cursor` is not a record `_id`',
   {
     error: 'invalid query parameter',
     issues: [{ path: 'limit', message: 'Too big: expected number to be <=1000' }],
   },
 )
-const unauthorized = errorResponse('Missing or wrong `x-apikey`', 'Unauthorized')
+const unauthorized = errorEntry('Missing or wrong `x-apikey`', 'Unauthorized')
 
 /** What a key reads of a log: said alike by both routes. */
 const ownScope = (what: string) =>
@@ -119,7 +119,7 @@ export const mailLogRoute = apiRoute(
       },
       400: invalidQuery,
       401: unauthorized,
-      503: errorResponse('The mail log does not answer', 'the mail log does not answer'),
+      503: errorEntry('The mail log does not answer', 'the mail log does not answer'),
     },
   }),
 )
@@ -151,11 +151,11 @@ export const outboxRoute = apiRoute(
       },
       400: invalidQuery,
       401: unauthorized,
-      404: errorResponse(
+      404: errorEntry(
         'The outbox is off: mail goes to the provider',
         'the outbox is off: mail goes to the provider',
       ),
-      503: errorResponse('The outbox store does not answer', 'the outbox does not answer'),
+      503: errorEntry('The outbox store does not answer', 'the outbox does not answer'),
     },
   }),
 )

@@ -80,7 +80,7 @@ export async function sendMail(
     const held = await askStore(deps, 'store of idempotency keys', () =>
       deps.idempotency.take(key, record),
     )
-    if (held) return answerHeld(held, fingerprint)
+    if (held) return heldOutcome(held, fingerprint)
   }
   const freeKey = async () => {
     if (key !== undefined) await deps.idempotency.release(key).catch(() => {})
@@ -140,7 +140,7 @@ function failure(status: number, error: string, headers?: Record<string, string>
 }
 
 /** The answer to a key an earlier request holds: that request's answer again, or why not. */
-function answerHeld(held: IdempotencyRecord, fingerprint: string): SendMailOutcome {
+function heldOutcome(held: IdempotencyRecord, fingerprint: string): SendMailOutcome {
   if (held.fingerprint !== undefined && held.fingerprint !== fingerprint) {
     return failure(422, 'this Idempotency-Key was used with another request body')
   }

@@ -1,6 +1,6 @@
 import { guarded } from '@movies-and-mail/http-kit/api-key'
 import { apiRoute, documented } from '@movies-and-mail/http-kit/api-route'
-import { errorResponse } from '@movies-and-mail/http-kit/app'
+import { errorEntry } from '@movies-and-mail/http-kit/app'
 import { jsonObjectBody } from '@movies-and-mail/http-kit/json'
 import * as z from 'zod/mini'
 import { validIdempotencyKey } from '../ports/idempotency-store.js'
@@ -48,31 +48,28 @@ export const sendMailRoute = apiRoute(
         },
         content: { 'application/json': { schema: providerAnswerSchema } },
       },
-      400: errorResponse('The body is not JSON, not an object, or fails validation', {
+      400: errorEntry('The body is not JSON, not an object, or fails validation', {
         error: 'invalid request body',
         issues: [
           { path: 'email', message: 'must be exactly one email address, like ada@example.com' },
         ],
       }),
-      401: errorResponse('Missing or wrong `x-apikey`', 'Unauthorized'),
-      413: errorResponse(
-        'The body is larger than 16 KiB',
-        'request body is larger than 16384 bytes',
-      ),
-      409: errorResponse(
+      401: errorEntry('Missing or wrong `x-apikey`', 'Unauthorized'),
+      413: errorEntry('The body is larger than 16 KiB', 'request body is larger than 16384 bytes'),
+      409: errorEntry(
         'A request with this `Idempotency-Key` is still in progress',
         'a request with this Idempotency-Key is in progress',
       ),
-      415: errorResponse(
+      415: errorEntry(
         'The body is not `application/json`',
         'Content-Type must be application/json',
       ),
-      422: errorResponse(
+      422: errorEntry(
         'This `Idempotency-Key` was used with another body',
         'this Idempotency-Key was used with another request body',
       ),
       429: {
-        ...errorResponse(
+        ...errorEntry(
           'Over RATE_LIMIT_PER_RECIPIENT or RATE_LIMIT_PER_KEY; nothing was sent. The ' +
             'recipient limit counts an inbox, not a spelling: the address in lower case, ' +
             'without the `+tag` of its local part (`Ada+news@Example.com` counts as ' +
@@ -86,24 +83,21 @@ export const sendMailRoute = apiRoute(
           },
         },
       },
-      502: errorResponse(
+      502: errorEntry(
         'The mail provider could not be reached or gave an unreadable answer',
         'the mail provider could not be reached',
       ),
-      503: errorResponse(
+      503: errorEntry(
         'A store (outbox, idempotency keys, send counts) does not answer',
         'the send counter does not answer',
       ),
-      504: errorResponse(
+      504: errorEntry(
         'The mail provider did not answer within MAIL_TIMEOUT_MS; the send is still followed ' +
           'up to MAIL_GIVE_UP_MS, and a retry with the same `Idempotency-Key` gets its outcome',
         'the mail provider did not answer in time',
       ),
-      507: errorResponse(
-        'No space left to store the request',
-        'no space left to store the request',
-      ),
-      default: errorResponse(
+      507: errorEntry('No space left to store the request', 'no space left to store the request'),
+      default: errorEntry(
         "The provider's own error status (e.g. 400, 401, 429, 500), passed on with its status text",
         'Internal Server Error',
       ),

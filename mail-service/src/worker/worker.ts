@@ -3,7 +3,7 @@ import { redactText } from '@movies-and-mail/http-kit/redact'
 import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
 import {
   bodyDeadlineMs,
-  unreadBodyAnswer,
+  unreadBodyResponse,
   withBodyReadFirst,
 } from '@movies-and-mail/http-kit/worker'
 import { createApp, type MailApp } from '../app.js'
@@ -74,7 +74,7 @@ export default {
     deadlineMs ??= bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
     const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxSendMailBodyBytes, deadlineMs)
-    if (typeof whole === 'string') return unreadBodyAnswer(request, whole, deadlineMs, startedAt)
+    if (typeof whole === 'string') return unreadBodyResponse(request, whole, deadlineMs, startedAt)
     try {
       return (await app).fetch(whole, bindings, context)
     } catch (error) {

@@ -19,21 +19,21 @@ export class WorkerOutbound {
   readonly requests: Outbound[] = []
   readonly deta = new DetaBaseStandIn()
   /** How Mailgun answers; a test may delay it or make it fail. */
-  mailgunAnswer: () => Promise<Response>
+  mailgunResponse: () => Promise<Response>
 
   constructor(
     readonly mailgunHost: string,
     readonly detaHost: string,
     readonly accepted: () => Promise<Response>,
   ) {
-    this.mailgunAnswer = accepted
+    this.mailgunResponse = accepted
   }
 
   /** Forgets every request and item, and has Mailgun accept at once again. */
   reset(): void {
     this.requests.length = 0
     this.deta.clear()
-    this.mailgunAnswer = this.accepted
+    this.mailgunResponse = this.accepted
   }
 
   readonly fetch = async (request: Request): Promise<Response> => {
@@ -47,7 +47,7 @@ export class WorkerOutbound {
       const form = await request.formData()
       const fields = [...form].map(([name, value]) => [name, String(value)] as [string, string])
       this.requests.push({ ...sent, fields })
-      return this.mailgunAnswer()
+      return this.mailgunResponse()
     }
     this.requests.push(sent)
     if (host === this.detaHost) return this.deta.fetch(request)

@@ -92,12 +92,12 @@ export function workerForThisTest(
 }
 
 /** Holds Mailgun's answer back until the returned function is called. */
-export function holdMailgunAnswer(): () => void {
+export function holdMailgunResponse(): () => void {
   let release = () => {}
   const released = new Promise<void>((resolve) => {
     release = resolve
   })
-  outbound.mailgunAnswer = () => released.then(accepted)
+  outbound.mailgunResponse = () => released.then(accepted)
   return release
 }
 

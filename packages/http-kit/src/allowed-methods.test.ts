@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { allowedMethods, noRouteAnswer } from './allowed-methods.js'
+import { allowedMethods, noRouteResponse } from './allowed-methods.js'
 
 function appWithRoutes() {
   const app = new Hono()
@@ -11,7 +11,7 @@ function appWithRoutes() {
   app.put('/items/:id', (c) => c.json([]))
   app.delete('/items/:id', (c) => c.json([]))
   app.post('/sendmail', (c) => c.json({}, 201))
-  app.notFound(noRouteAnswer(allowedMethods(app.routes)))
+  app.notFound(noRouteResponse(allowedMethods(app.routes)))
   return app
 }
 

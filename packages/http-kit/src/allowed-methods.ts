@@ -38,10 +38,10 @@ export function allowedMethods(routes: readonly ListedRoute[]): (path: string) =
  * The answer to a request no route serves: for a path that exists, 405 with `Allow` (a plain
  * `OPTIONS`, not a CORS preflight, gets 204 with `Allow`); for any other path, 404. The body
  * is JSON like every error, and a body on its way is left unread.
- * @example app.notFound(noRouteAnswer(allowedMethods(app.routes)))
+ * @example app.notFound(noRouteResponse(allowedMethods(app.routes)))
  */
-export function noRouteAnswer(methodsOf: (path: string) => string[]) {
-  return function answerNoRoute(c: Context): Response {
+export function noRouteResponse(methodsOf: (path: string) => string[]) {
+  return function respondNoRoute(c: Context): Response {
     const { method, path } = c.req
     const allowed = methodsOf(path)
     if (allowed.length === 0) {

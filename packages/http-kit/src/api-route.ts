@@ -91,7 +91,7 @@ export type RouteHandler<R, E extends Env> = Handler<E, string, RouteInput<R>>
  * The schemas of a route's JSON answers of the given statuses (of each route, for a union), for
  * the published clients' type checks.
  */
-export type AnswerSchema<R, Status> = R extends { responses: infer Answers }
+export type ResponseSchema<R, Status> = R extends { responses: infer Answers }
   ? Status extends keyof Answers
     ? Answers[Status] extends { content: { 'application/json': { schema: infer S } } }
       ? S

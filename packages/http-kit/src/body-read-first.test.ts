@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   bodyDeadlineMs,
   type UnreadBody,
-  unreadBodyAnswer,
+  unreadBodyResponse,
   withBodyReadFirst,
 } from './body-read-first.js'
 
@@ -113,13 +113,13 @@ describe('bodyDeadlineMs', () => {
   })
 })
 
-describe('unreadBodyAnswer', () => {
+describe('unreadBodyResponse', () => {
   it('answers a late body 408 as the app does on Node, with an id and nosniff', async () => {
     const request = new Request('http://worker.test/items', {
       method: 'POST',
       headers: { 'x-request-id': 'slow-1' },
     })
-    const answer = unreadBodyAnswer(request, 'late', 1_500)
+    const answer = unreadBodyResponse(request, 'late', 1_500)
     expect(answer.status).toBe(408)
     expect(await answer.json()).toEqual({ error: 'the request body did not arrive within 1.5 s' })
     expect(answer.headers.get('x-request-id')).toBe('slow-1')
@@ -127,7 +127,7 @@ describe('unreadBodyAnswer', () => {
   })
 
   it('answers a body that broke off 400', async () => {
-    const answer = unreadBodyAnswer(new Request('http://worker.test/items'), 'cut off', 1_000)
+    const answer = unreadBodyResponse(new Request('http://worker.test/items'), 'cut off', 1_000)
     expect(answer.status).toBe(400)
     expect(await answer.json()).toEqual({ error: 'request body was cut off' })
   })

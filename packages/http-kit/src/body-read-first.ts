@@ -1,5 +1,5 @@
 import { joinedBytes } from './joined-bytes.js'
-import { answerOutsideApp } from './request-log.js'
+import { responseOutsideApp } from './request-log.js'
 
 /** Why a body was not handed on: the client went away mid-body, or sent it too slowly. */
 export type UnreadBody = 'cut off' | 'late'
@@ -31,7 +31,7 @@ export function bodyDeadlineMs(setting: unknown): number {
  * is unread), 400 for one that broke off, which no one reads. With a request id and nosniff, as
  * every answer, and its log line.
  */
-export function unreadBodyAnswer(
+export function unreadBodyResponse(
   request: Request,
   why: UnreadBody,
   deadlineMs: number,
@@ -39,8 +39,8 @@ export function unreadBodyAnswer(
   startedAt = performance.now(),
 ): Response {
   return why === 'late'
-    ? answerOutsideApp(request, 408, { error: lateBodyMessage(deadlineMs) }, startedAt)
-    : answerOutsideApp(request, 400, { error: 'request body was cut off' }, startedAt)
+    ? responseOutsideApp(request, 408, { error: lateBodyMessage(deadlineMs) }, startedAt)
+    : responseOutsideApp(request, 400, { error: 'request body was cut off' }, startedAt)
 }
 
 /**
@@ -55,7 +55,7 @@ export function unreadBodyAnswer(
  * platform bounds how much there is to read (100 MB and more). A body not read whole within
  * `deadlineMs` (BODY_TIMEOUT_MS) is `'late'`: a client that sends a byte a second must not hold
  * the request for minutes.
- * @returns the request to send on, or why its body was not read (`unreadBodyAnswer` answers it)
+ * @returns the request to send on, or why its body was not read (`unreadBodyResponse` answers it)
  */
 export async function withBodyReadFirst(
   request: Request,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it, vi } from 'vitest'
-import { answerTagged, noneMatchHits, sendTagged } from './conditional-get.js'
+import { noneMatchHits, sendTaggedResponse, taggedResponse } from './conditional-get.js'
 import { cors } from './cors.js'
 import { requestLog } from './request-log.js'
 
@@ -21,9 +21,9 @@ describe('noneMatchHits', () => {
   })
 })
 
-describe('answerTagged', () => {
+describe('taggedResponse', () => {
   it('answers 200 with the bytes, the headers and the tag', () => {
-    expect(answerTagged(list, '"old"', json)).toEqual({
+    expect(taggedResponse(list, '"old"', json)).toEqual({
       status: 200,
       etag: '"a1"',
       headers: json,
@@ -32,14 +32,14 @@ describe('answerTagged', () => {
   })
 
   it('answers 304 with the tag and what a 304 keeps (Vary), nothing about a body', () => {
-    expect(answerTagged(list, 'W/"a1"', json)).toEqual({
+    expect(taggedResponse(list, 'W/"a1"', json)).toEqual({
       status: 304,
       etag: '"a1"',
       headers: { vary: 'Accept-Encoding' },
       body: null,
     })
     // Made once per headers object: a server passing constants allocates nothing per answer.
-    expect(answerTagged(list, '"a1"', json).headers).toBe(answerTagged(list, '*', json).headers)
+    expect(taggedResponse(list, '"a1"', json).headers).toBe(taggedResponse(list, '*', json).headers)
   })
 
   it('lets go of a stream it does not send, and sends one it does', async () => {
@@ -51,19 +51,21 @@ describe('answerTagged', () => {
           cancelled += 1
         },
       })
-    const notModified = answerTagged({ body: streamed(), etag: '"a1"' }, '"a1"', json)
+    const notModified = taggedResponse({ body: streamed(), etag: '"a1"' }, '"a1"', json)
     expect(notModified.body).toBeNull()
     await vi.waitFor(() => expect(cancelled).toBe(1))
-    const sent = answerTagged({ body: streamed(), etag: '"a1"' }, '"a0"', json)
+    const sent = taggedResponse({ body: streamed(), etag: '"a1"' }, '"a0"', json)
     expect(sent.body).toBeInstanceOf(ReadableStream)
     expect(cancelled).toBe(1)
   })
 })
 
-describe('sendTagged', () => {
+describe('sendTaggedResponse', () => {
   const app = new Hono()
     .use(...requestLog({ write: () => {} }), cors({ writeOrigins: [], keyedWrites: false }))
-    .get('/list', (c) => sendTagged(c, answerTagged(list, c.req.header('if-none-match'), json)))
+    .get('/list', (c) =>
+      sendTaggedResponse(c, taggedResponse(list, c.req.header('if-none-match'), json)),
+    )
 
   it('answers with the headers of the request and those of CORS', async () => {
     const response = await app.request('/list', { headers: { origin: 'https://app.example' } })

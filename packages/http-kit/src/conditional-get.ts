@@ -16,7 +16,7 @@ export type Tagged<Body extends TaggedBody = Uint8Array> = { body: Body; etag: s
  * `headers` are the representation's (type, coding, `Vary`), to be sent with `etag`; they may be
  * the very object given, so a server answering at a high rate can pass constants.
  */
-export type TaggedAnswer<Body extends TaggedBody = Uint8Array> =
+export type TaggedResponse<Body extends TaggedBody = Uint8Array> =
   | { status: 200; etag: string; headers: Readonly<Record<string, string>>; body: Body }
   | { status: 304; etag: string; headers: Readonly<Record<string, string>>; body: null }
 
@@ -58,13 +58,13 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
  * (their type, coding, `Vary`). Both micros' routes answer their tagged reads through it;
  * every answer carries the tag. Not hono's `etag`: it decides after the handler has made the
  * whole answer (hashing the body when it has no tag), where here the store's tag decides before.
- * @example answerTagged(list, request.headers['if-none-match'], { 'content-type': 'application/json' })
+ * @example taggedResponse(list, request.headers['if-none-match'], { 'content-type': 'application/json' })
  */
-export function answerTagged<Body extends TaggedBody = Uint8Array>(
+export function taggedResponse<Body extends TaggedBody = Uint8Array>(
   tagged: Tagged<Body>,
   ifNoneMatch: string | undefined,
   headers: Readonly<Record<string, string>> = noHeaders,
-): TaggedAnswer<Body> {
+): TaggedResponse<Body> {
   if (noneMatchHits(ifNoneMatch, tagged.etag)) {
     // A stream not sent is let go, so that whoever streams it stops.
     if (tagged.body instanceof ReadableStream) void tagged.body.cancel()
@@ -77,9 +77,9 @@ export function answerTagged<Body extends TaggedBody = Uint8Array>(
  * `answer` as a Hono route's answer, typed as JSON of `T` for the route's schema and the typed
  * client; a 304 carries no body, and what a 304 keeps of the headers.
  */
-export function sendTagged<T>(
+export function sendTaggedResponse<T>(
   c: Context,
-  answer: TaggedAnswer<TaggedBody>,
+  answer: TaggedResponse<TaggedBody>,
 ): TypedResponse<JSONParsed<T>, 200 | 304, 'json'> {
   const headers = { ...answer.headers, etag: answer.etag }
   return answer.status === 304

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { addAnswerHeader } from './answer-headers.js'
+import { addResponseHeader } from './response-headers.js'
 
 export type CorsOptions = {
   /**
@@ -19,7 +19,7 @@ export type CorsOptions = {
 /** Which CORS headers an answer to a request from a given origin carries. */
 export type CorsPolicy = {
   /** The headers every answer carries: every origin may read it. */
-  addAnswerHeaders(add: (name: string, value: string) => void): void
+  addResponseHeaders(add: (name: string, value: string) => void): void
   /**
    * The headers a preflight's answer carries on top: the read methods for every origin, the
    * writes too for an origin that may write without the key, or for a page that will send the
@@ -69,7 +69,7 @@ export function corsPolicy({
   const headers = allowHeaders.join(', ')
   const exposed = exposeHeaders.join(', ')
   return {
-    addAnswerHeaders(add) {
+    addResponseHeaders(add) {
       add('access-control-allow-origin', '*')
       add('access-control-expose-headers', exposed)
     },
@@ -95,7 +95,7 @@ export function writeOriginCheck(
 
 /**
  * CORS for browser apps on other origins, the same policy in both micros: answers preflights
- * itself (204) and adds the allow headers to every answer, refusals included (`addAnswerHeader`:
+ * itself (204) and adds the allow headers to every answer, refusals included (`addResponseHeader`:
  * the answer's own headers, made with it; `requestLog`, which runs first, puts them on an answer
  * made without them). The kit keeps its own: hono's `cors()` sets its headers on a response made
  * before the handler's, copied into the answer (bench/README.md › CORS), and allows every
@@ -105,8 +105,8 @@ export function writeOriginCheck(
 export function cors(options: CorsOptions): MiddlewareHandler {
   const policy = corsPolicy(options)
   return function applyCors(c, next) {
-    const add = (name: string, value: string) => addAnswerHeader(c, name, value)
-    policy.addAnswerHeaders(add)
+    const add = (name: string, value: string) => addResponseHeader(c, name, value)
+    policy.addResponseHeaders(add)
     const isPreflight =
       c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined
     if (!isPreflight) return next()

@@ -3,9 +3,9 @@ import * as z from 'zod/mini'
 import type { ApiApp } from './api-app.js'
 import { apiKeyScheme } from './api-key.js'
 import { apiRoute } from './api-route.js'
-import { sendTagged } from './conditional-get.js'
+import { sendTaggedResponse } from './conditional-get.js'
 import { docsUi } from './docs-ui.js'
-import { errorResponse } from './error-response.js'
+import { errorEntry } from './error-entry.js'
 import { withImplicitMethods } from './implicit-methods.js'
 import { documented } from './schema-docs.js'
 
@@ -117,7 +117,7 @@ const docsFileRoute = apiRoute({
       },
     },
     304: { description: 'The version the request holds (`If-None-Match`) is the current one' },
-    404: errorResponse('The page loads no file of that name', 'no such file'),
+    404: errorEntry('The page loads no file of that name', 'no such file'),
   },
 })
 
@@ -183,6 +183,6 @@ export function addDocsRoutes<E extends Env>(app: ApiApp<E>, info: ServiceInfo):
       ifNoneMatch: c.req.header('if-none-match'),
     })
     if (!file) return c.json({ error: 'no such file' }, 404)
-    return sendTagged(c, file) as never
+    return sendTaggedResponse(c, file) as never
   })
 }

@@ -1,5 +1,5 @@
 import { html } from 'hono/html'
-import { answerTagged, type TaggedAnswer } from './conditional-get.js'
+import { type TaggedResponse, taggedResponse } from './conditional-get.js'
 import { type HtmlHeaders, htmlHeaders } from './html-headers.js'
 
 /** Swagger UI's stylesheet and script, and the kit's script that starts it, as text. */
@@ -18,7 +18,7 @@ export type DocsUi = {
   file: (
     name: string,
     request: { version?: string | undefined; ifNoneMatch?: string | undefined },
-  ) => Promise<TaggedAnswer | undefined>
+  ) => Promise<TaggedResponse | undefined>
 }
 
 const css = 'text/css; charset=utf-8'
@@ -99,7 +99,7 @@ export function docsUi(title: string, read: () => Promise<SwaggerUiFiles>): Docs
       const asset = (await get()).assets.get(name)
       if (!asset) return undefined
       const cacheControl = version === asset.version ? longLived : 'no-cache'
-      return answerTagged({ body: asset.bytes, etag: `"${asset.version}"` }, ifNoneMatch, {
+      return taggedResponse({ body: asset.bytes, etag: `"${asset.version}"` }, ifNoneMatch, {
         'content-type': asset.type,
         'cache-control': cacheControl,
       })

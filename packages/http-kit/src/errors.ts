@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { ErrorBody } from './error-response.js'
+import type { ErrorBody } from './error-entry.js'
 import { redactText } from './redact.js'
 import { escapeControls, safeInLine } from './safe-in-line.js'
 
@@ -30,7 +30,7 @@ export function errorHandler({
   log: (line: string) => void
   known?: readonly KnownError[]
 }) {
-  return function answerError(error: Error, c: Context): Response {
+  return function respondToError(error: Error, c: Context): Response {
     for (const [kind, status] of known) {
       if (error instanceof kind) return c.json({ error: error.message }, status)
     }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { ApiApp } from './api-app.js'
 import { apiRoute } from './api-route.js'
-import { errorResponse } from './error-response.js'
+import { errorEntry } from './error-entry.js'
 import { named } from './schema-docs.js'
 
 const healthRoute = apiRoute({
@@ -25,7 +25,7 @@ const healthRoute = apiRoute({
         },
       },
     },
-    503: errorResponse('A store does not answer, or has no space left', 'a store does not answer'),
+    503: errorEntry('A store does not answer, or has no space left', 'a store does not answer'),
   },
 })
 

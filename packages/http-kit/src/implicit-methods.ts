@@ -24,7 +24,7 @@ function nameOf(path: string): string {
 
 /**
  * The document with the methods every path answers beside its declared operations, as
- * `allowedMethods` and `noRouteAnswer` answer them: `HEAD` wherever there is a `GET` (Hono
+ * `allowedMethods` and `noRouteResponse` answer them: `HEAD` wherever there is a `GET` (Hono
  * answers it from the `GET`: the same statuses and headers, no body) and `OPTIONS` on every
  * path (204 with `Allow`). A method a path lacks answers 405 with that `Allow` and a JSON
  * error, which each `OPTIONS` operation says, there being no operation to put it in.

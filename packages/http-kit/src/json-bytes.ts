@@ -1,8 +1,8 @@
 import type { Context, TypedResponse } from 'hono'
 import type { StatusCode } from 'hono/utils/http-status'
 import type { JSONParsed } from 'hono/utils/types'
-import { answerBody } from '#answer-body'
-import { answerWithHeaders } from './answer-headers.js'
+import { responseBody } from '#response-body'
+import { responseWithHeaders } from './response-headers.js'
 
 /** A JSON document already serialised: bytes in memory, a `Blob` of them, or a stream. */
 export type JsonBody = Uint8Array | Blob | ReadableStream<Uint8Array>
@@ -20,10 +20,10 @@ export function jsonBytes<T, S extends StatusCode>(
   headers: Record<string, string> = {},
 ): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
   const sent = { 'content-type': 'application/json', ...headers }
-  const sentBody = body instanceof Uint8Array ? answerBody(body) : body
+  const sentBody = body instanceof Uint8Array ? responseBody(body) : body
   // One record of all the answer's headers, the request's among them: no `Headers` object.
   // A Node Buffer is a view of an ArrayBuffer; the web types allow a shared one as well.
-  const answer = answerWithHeaders(
+  const answer = responseWithHeaders(
     c,
     sentBody as Uint8Array<ArrayBuffer> | Blob | ReadableStream | null,
     status,

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { addAnswerHeader, completeAnswer } from './answer-headers.js'
+import { addResponseHeader, completeResponse } from './response-headers.js'
 import { safeInLine } from './safe-in-line.js'
 
 export type RequestLogVariables = { requestId: string }
@@ -56,9 +56,9 @@ export function isoStamp(now: number): string {
  * A JSON answer made outside the service app (by a Worker before its app runs, or by an object
  * whose app could not open), as the app's own answers go: the caller's sane `x-request-id` or a
  * new one, nosniff, and its log line on the console.
- * @example return answerOutsideApp(request, 503, { error: 'database unavailable' }, startedAt)
+ * @example return responseOutsideApp(request, 503, { error: 'database unavailable' }, startedAt)
  */
-export function answerOutsideApp(
+export function responseOutsideApp(
   request: Request,
   status: number,
   body: { error: string },
@@ -81,7 +81,7 @@ export function answerOutsideApp(
  * kit keeps its own: hono's `logger` prints no request id, its `requestId` and `secureHeaders`
  * set their headers with `c.header` (a `Headers` object for every request, a sixth of a read's
  * rate on the Workers runtime) or on the finished answer (which takes the node adapter off its
- * fast path); here they are the answer's own (`addAnswerHeader`, `completeAnswer`).
+ * fast path); here they are the answer's own (`addResponseHeader`, `completeResponse`).
  * @example app.use(...requestLog({ write: (line) => process.stdout.write(line) }))
  */
 export function requestLog({
@@ -94,10 +94,10 @@ export function requestLog({
     const startedAt = performance.now()
     const requestId = requestIdFor(c.req.header('x-request-id'))
     c.set('requestId', requestId)
-    addAnswerHeader(c, 'x-request-id', requestId)
-    addAnswerHeader(c, 'x-content-type-options', 'nosniff')
+    addResponseHeader(c, 'x-request-id', requestId)
+    addResponseHeader(c, 'x-content-type-options', 'nosniff')
     await next()
-    completeAnswer(c)
+    completeResponse(c)
     write(requestLine(requestId, c.req.method, c.req.path, c.res.status, startedAt))
   }
   return [logRequest]

@@ -1,15 +1,15 @@
 import type { Hono } from 'hono'
-import { allowedMethods, noRouteAnswer } from './allowed-methods.js'
-import type { AnswerHeadersVariables } from './answer-headers.js'
+import { allowedMethods, noRouteResponse } from './allowed-methods.js'
 import { type ApiKeyVariables, acceptApiKeys } from './api-key.js'
 import { bodyTimeout } from './body-read-first.js'
 import { cors } from './cors.js'
 import { errorHandler, type KnownError } from './errors.js'
 import type { BodyTimeoutVariables } from './json-body.js'
 import { type RequestLogVariables, requestLog } from './request-log.js'
+import type { ResponseHeadersVariables } from './response-headers.js'
 
 export type ServiceEnv = {
-  Variables: RequestLogVariables & AnswerHeadersVariables & ApiKeyVariables & BodyTimeoutVariables
+  Variables: RequestLogVariables & ResponseHeadersVariables & ApiKeyVariables & BodyTimeoutVariables
 }
 
 export type ServiceAppOptions = {
@@ -56,7 +56,7 @@ export function withServiceMiddleware<App extends Hono<ServiceEnv>>(
       return next()
     },
   )
-  app.notFound(noRouteAnswer(allowedMethods(app.routes)))
+  app.notFound(noRouteResponse(allowedMethods(app.routes)))
   app.onError(errorHandler({ log: logError, known: knownErrors }))
   return app
 }

@@ -1,4 +1,4 @@
-import { type RawAnswer, RawConnection } from './raw-connection.js'
+import { RawConnection, type RawResponse } from './raw-connection.js'
 
 /**
  * A request of a differential corpus, as bytes on a connection of its own. `partial`: its body
@@ -26,13 +26,13 @@ export const wranglerExitsOnCutBodies = 'wrangler dev exits on a body cut off (w
 const comparedHeaders = ['content-type', 'allow', 'location', 'access-control-allow-methods']
 
 /** An answer as a client reads it, for comparing runtimes: `volatile` fields of JSON masked. */
-export type SeenAnswer = { status: number; body: unknown; [header: string]: unknown }
+export type SeenResponse = { status: number; body: unknown; [header: string]: unknown }
 
 /**
  * What a client sees of `answer`: status, the compared headers and the body, JSON parsed with
  * the values of the `volatile` field names (ids a store makes) replaced by `<name>`.
  */
-export function seen(answer: RawAnswer | null, volatile: readonly string[]): SeenAnswer | null {
+export function seen(answer: RawResponse | null, volatile: readonly string[]): SeenResponse | null {
   if (!answer) return null
   const { status, headers, body } = answer
   const text = body.toString('utf8')
@@ -56,10 +56,10 @@ export async function exchange(
   wireCase: WireCase,
   followUp: Buffer,
   volatile: readonly string[],
-): Promise<{ answer: SeenAnswer | null; followUp: SeenAnswer | null }> {
+): Promise<{ answer: SeenResponse | null; followUp: SeenResponse | null }> {
   const connection = await RawConnection.open(url)
   await connection.send(wireCase.request)
-  let answer: RawAnswer | null = null
+  let answer: RawResponse | null = null
   if (wireCase.goAwayAfterMs !== undefined) {
     await new Promise((resolve) => setTimeout(resolve, wireCase.goAwayAfterMs))
     connection.destroy()

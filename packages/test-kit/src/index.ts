@@ -3,7 +3,7 @@ export { clockAhead } from './clock-ahead.js'
 export { DetaBaseStandIn, type DetaItem, type DetaRequest } from './deta-base-stand-in.js'
 export {
   exchange,
-  type SeenAnswer,
+  type SeenResponse,
   seen,
   type WireCase,
   wranglerExitsOnCutBodies,
@@ -29,7 +29,7 @@ export type { WireCommand } from './mongo/wire-codec.js'
 export { MongoStandIn, type StandInOptions } from './mongo-stand-in.js'
 export { type MongoTestServer, useMongoServer } from './mongo-test-server.js'
 export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
-export { type RawAnswer, RawConnection, rawRequest, trickledPost } from './raw-connection.js'
+export { RawConnection, type RawResponse, rawRequest, trickledPost } from './raw-connection.js'
 export { killBuiltEntries } from './running-children.js'
 export { SmallDisk } from './small-disk.js'
 export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net'
 
 /** An answer as it came over the wire: header names in lower case, the body de-chunked. */
-export type RawAnswer = { status: number; headers: Record<string, string>; body: Buffer }
+export type RawResponse = { status: number; headers: Record<string, string>; body: Buffer }
 
 /**
  * One HTTP/1.1 connection on a raw socket, for what `fetch` cannot send: a body cut off, a
@@ -54,10 +54,10 @@ export class RawConnection {
    * The next answer, once whole; null when the connection closes before one came, or none came
    * within `waitMs`. `head`: the request was a HEAD, so the answer has no body whatever it says.
    */
-  async answer({ waitMs = 5_000, head = false } = {}): Promise<RawAnswer | null> {
+  async answer({ waitMs = 5_000, head = false } = {}): Promise<RawResponse | null> {
     const deadline = performance.now() + waitMs
     for (;;) {
-      const parsed = parseAnswer(this.#received, head, this.#closed)
+      const parsed = parseResponse(this.#received, head, this.#closed)
       if (parsed) {
         this.#received = this.#received.subarray(parsed.length)
         return parsed.answer
@@ -104,7 +104,7 @@ export async function trickledPost(
   path: string,
   body: string,
   { headers = {}, everyMs = 200, waitMs = 5_000 }: TrickleOptions = {},
-): Promise<{ answer: RawAnswer | null; ms: number }> {
+): Promise<{ answer: RawResponse | null; ms: number }> {
   const connection = await RawConnection.open(url)
   const head = {
     host: new URL(url).host,
@@ -135,11 +135,11 @@ type TrickleOptions = {
 }
 
 /** A whole answer at the front of `bytes`, and how many bytes it took; null until it is whole. */
-function parseAnswer(
+function parseResponse(
   bytes: Buffer,
   head: boolean,
   closed: boolean,
-): { answer: RawAnswer; length: number } | null {
+): { answer: RawResponse; length: number } | null {
   const end = bytes.indexOf('\r\n\r\n')
   if (end < 0) return null
   const [statusLine = '', ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n')
@@ -171,7 +171,7 @@ function dechunk(
   start: number,
   status: number,
   headers: Record<string, string>,
-): { answer: RawAnswer; length: number } | null {
+): { answer: RawResponse; length: number } | null {
   const chunks: Buffer[] = []
   for (let at = start; ; ) {
     const lineEnd = bytes.indexOf('\r\n', at)

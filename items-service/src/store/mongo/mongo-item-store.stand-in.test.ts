@@ -85,7 +85,7 @@ describe('MongoItemStore, as the server sees it', () => {
   describe('If-Match', () => {
     const stored = { _id, ...movie }
     /** The read of the item answered as `stored`, its fields in stored order, whatever it is now. */
-    const answerRead = () =>
+    const readResponse = () =>
       standIn().replyNext('find', {
         ok: 1,
         cursor: {
@@ -151,7 +151,7 @@ describe('MongoItemStore, as the server sees it', () => {
       await store().update(movie.id, { genre: 'Sci-fi' })
       // The read answers the item as it was before that update: the delete filtered on it
       // matches nothing, and the item, still there, has changed.
-      answerRead()
+      readResponse()
       expect(await store().remove(movie.id, '*')).toEqual({ ok: false, why: 'stale', id: movie.id })
       expect(standIn().received('delete')[0]).toMatchObject({
         deletes: [{ q: { _id, $expr: expect.any(Object) }, limit: 1 }],
@@ -165,7 +165,7 @@ describe('MongoItemStore, as the server sees it', () => {
 
     it('refuses as not found when the item was removed between read and write', async () => {
       await open()
-      answerRead()
+      readResponse()
       expect(await store().update(movie.id, { genre: 'Sci-fi' }, '*')).toEqual({
         ok: false,
         why: 'not-found',

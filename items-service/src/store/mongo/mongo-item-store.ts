@@ -21,7 +21,7 @@ import {
   type RefusalReason,
   type Refused,
   type Restored,
-  refused,
+  refusedWrite,
   type TaggedJson,
   type Usage,
   type Written,
@@ -179,7 +179,7 @@ export class MongoItemStore implements ItemStore {
     try {
       await this.#within(() => insertInOrder(this.#items, this.#ids, (_id) => ({ _id, ...item })))
     } catch (error) {
-      if (isDuplicateKey(error, 'id')) return refused('duplicate-id', item.id)
+      if (isDuplicateKey(error, 'id')) return refusedWrite('duplicate-id', item.id)
       throw error
     }
     return this.#written()
@@ -194,9 +194,9 @@ export class MongoItemStore implements ItemStore {
       (await this.#items.updateOne(filter, { $set: fields })).matchedCount > 0
     try {
       const outcome = await this.#within((signal) => this.#write(id, ifMatch, write, signal))
-      return outcome === 'done' ? this.#written() : refused(outcome, id)
+      return outcome === 'done' ? this.#written() : refusedWrite(outcome, id)
     } catch (error) {
-      if (isDuplicateKey(error, 'id')) return refused('duplicate-id', fields.id ?? id)
+      if (isDuplicateKey(error, 'id')) return refusedWrite('duplicate-id', fields.id ?? id)
       throw error
     }
   }
@@ -204,7 +204,7 @@ export class MongoItemStore implements ItemStore {
   async remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
     const write = async (filter: Document) => (await this.#items.deleteOne(filter)).deletedCount > 0
     const outcome = await this.#within((signal) => this.#write(id, ifMatch, write, signal))
-    return outcome === 'done' ? this.#written() : refused(outcome, id)
+    return outcome === 'done' ? this.#written() : refusedWrite(outcome, id)
   }
 
   async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {

@@ -2,7 +2,7 @@ import { Deta } from 'deta'
 import type {
   IdempotencyRecord,
   IdempotencyStore,
-  IdempotentAnswer,
+  KeptResponse,
 } from '../../ports/idempotency-store.js'
 
 type DetaBase = ReturnType<ReturnType<typeof Deta>['Base']>
@@ -51,7 +51,7 @@ export class DetaIdempotencyStore implements IdempotencyStore {
     return null
   }
 
-  async complete(key: string, answer: IdempotentAnswer): Promise<void> {
+  async complete(key: string, answer: KeptResponse): Promise<void> {
     const record = this.#taken.get(key)
     this.#taken.delete(key)
     if (!record) return

@@ -1,7 +1,7 @@
 import type {
   IdempotencyRecord,
   IdempotencyStore,
-  IdempotentAnswer,
+  KeptResponse,
 } from '../../ports/idempotency-store.js'
 import type { MailState } from './mail-state.js'
 
@@ -25,7 +25,7 @@ export class DurableIdempotencyStore implements IdempotencyStore {
     return this.#state.call((object) => object.takeKey(key, record, this.#abandonAfterMs))
   }
 
-  complete(key: string, answer: IdempotentAnswer): Promise<void> {
+  complete(key: string, answer: KeptResponse): Promise<void> {
     return this.#state.call((object) => object.completeKey(key, answer))
   }
 

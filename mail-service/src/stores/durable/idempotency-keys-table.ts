@@ -1,5 +1,5 @@
 import type { SqlStorage } from '@cloudflare/workers-types'
-import type { IdempotencyRecord, IdempotentAnswer } from '../../ports/idempotency-store.js'
+import type { IdempotencyRecord, KeptResponse } from '../../ports/idempotency-store.js'
 
 type Row = {
   fingerprint: string
@@ -58,7 +58,7 @@ export class IdempotencyKeysTable {
   }
 
   /** Keeps the answer of a key still in progress; an answer once kept never changes. */
-  complete(key: string, { status, body }: IdempotentAnswer): void {
+  complete(key: string, { status, body }: KeptResponse): void {
     this.#sql.exec(
       'UPDATE idempotency_keys SET status = ?, body = ? WHERE key = ? AND status IS NULL',
       status,

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { DurableObjectState } from '@cloudflare/workers-types'
-import type { IdempotencyRecord, IdempotentAnswer } from '../../ports/idempotency-store.js'
+import type { IdempotencyRecord, KeptResponse } from '../../ports/idempotency-store.js'
 import type { Admission, Bucket } from '../../ports/send-counter.js'
 import { IdempotencyKeysTable } from './idempotency-keys-table.js'
 import { type LogName, MailRecordsTable, type StoredRow } from './mail-records-table.js'
@@ -36,7 +36,7 @@ export class MailStateObject extends DurableObject<unknown> {
     return this.#inOneTransaction(() => this.#keys.take(key, record, abandonAfterMs))
   }
 
-  completeKey(key: string, answer: IdempotentAnswer): void {
+  completeKey(key: string, answer: KeptResponse): void {
     this.#inOneTransaction(() => this.#keys.complete(key, answer))
   }
 

@@ -3,7 +3,7 @@ import type { Database } from 'lmdb'
 import type {
   IdempotencyRecord,
   IdempotencyStore,
-  IdempotentAnswer,
+  KeptResponse,
 } from '../../ports/idempotency-store.js'
 
 /**
@@ -42,7 +42,7 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  async complete(key: string, answer: IdempotentAnswer): Promise<void> {
+  async complete(key: string, answer: KeptResponse): Promise<void> {
     const record = this.#taking.get(key) ?? this.#read(key)
     if (!record) return
     try {

@@ -3,7 +3,7 @@ import type { Collection, Db, IndexDescription } from 'mongodb'
 import type {
   IdempotencyRecord,
   IdempotencyStore,
-  IdempotentAnswer,
+  KeptResponse,
 } from '../../ports/idempotency-store.js'
 import { ensureIndexes } from './mongo-indexes.js'
 
@@ -13,7 +13,7 @@ type KeyDocument = {
   fingerprint: string
   takenAt: number
   expiresAt: Date
-  answer?: IdempotentAnswer
+  answer?: KeptResponse
 }
 
 /** The database forgets a key once its `expiresAt` has passed (its TTL monitor runs each minute). */
@@ -76,7 +76,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     })
   }
 
-  complete(key: string, answer: IdempotentAnswer): Promise<void> {
+  complete(key: string, answer: KeptResponse): Promise<void> {
     const takenAt = this.#taken.get(key)
     this.#taken.delete(key)
     if (takenAt === undefined) return Promise.resolve()

@@ -1,7 +1,7 @@
 import type {
   IdempotencyRecord,
   IdempotencyStore,
-  IdempotentAnswer,
+  KeptResponse,
 } from '../../../src/ports/idempotency-store.js'
 
 /**
@@ -28,7 +28,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     return null
   }
 
-  async complete(key: string, answer: IdempotentAnswer): Promise<void> {
+  async complete(key: string, answer: KeptResponse): Promise<void> {
     const held = this.#records.get(key)
     if (held) held.answer = { ...answer }
   }

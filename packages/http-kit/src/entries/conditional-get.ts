@@ -1,2 +1,2 @@
 // A GET of tagged bytes: 304 or 200, decided in one place.
-export { answerTagged, sendTagged, type Tagged } from '../conditional-get.js'
+export { sendTaggedResponse, type Tagged, taggedResponse } from '../conditional-get.js'

@@ -1,2 +1,2 @@
 // Request ids and log lines, for what answers outside the service app (a Durable Object).
-export { answerOutsideApp } from '../request-log.js'
+export { responseOutsideApp } from '../request-log.js'

@@ -11,7 +11,7 @@ import { worthABlob } from './blob-bodies.js'
 /** Each body's Blob once answered twice; `null` once answered once. */
 const blobs = new WeakMap<Uint8Array, Blob | null>()
 
-export function answerBody(bytes: Uint8Array): Uint8Array | Blob {
+export function responseBody(bytes: Uint8Array): Uint8Array | Blob {
   if (!worthABlob(bytes.byteLength)) return bytes
   const blob = blobs.get(bytes)
   if (blob) return blob

@@ -1,16 +1,16 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { addAnswerHeader, answerWithHeaders, completeAnswer } from './answer-headers.js'
+import { addResponseHeader, completeResponse, responseWithHeaders } from './response-headers.js'
 
 const app = new Hono()
   .use(async (c, next) => {
-    addAnswerHeader(c, 'x-request-id', 'r-1')
-    addAnswerHeader(c, 'access-control-allow-origin', '*')
+    addResponseHeader(c, 'x-request-id', 'r-1')
+    addResponseHeader(c, 'access-control-allow-origin', '*')
     await next()
-    completeAnswer(c)
+    completeResponse(c)
   })
   .get('/made-whole', (c) =>
-    answerWithHeaders(c, '[]', 200, { 'content-type': 'application/json', etag: '"a"' }),
+    responseWithHeaders(c, '[]', 200, { 'content-type': 'application/json', etag: '"a"' }),
   )
   .get('/refused', (c) => c.json({ error: 'no' }, 404, { 'access-control-allow-origin': 'x' }))
   .get('/redirect', () => Response.redirect('http://127.0.0.1/elsewhere', 302))

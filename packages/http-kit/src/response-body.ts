@@ -1,8 +1,8 @@
 /**
  * A JSON answer's bytes as the runtime sends them best. On Node the adapter writes a body's bytes
- * to the socket as they are; the Workers runtime's own choice is `answer-body.shared.ts`
+ * to the socket as they are; the Workers runtime's own choice is `response-body.workerd.ts`
  * (package.json `imports`, condition `workerd`).
  */
-export function answerBody(bytes: Uint8Array): Uint8Array | Blob {
+export function responseBody(bytes: Uint8Array): Uint8Array | Blob {
   return bytes
 }

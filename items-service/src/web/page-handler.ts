@@ -7,7 +7,7 @@ import { renderAppPage } from './page.js'
  * own files and calls to its origin and the mail service. The page's route on Node
  * (`webRoutes`) and the Worker's own answer (`webPage`) both give this one.
  */
-export function pageAnswer({ mailServiceUrl }: { mailServiceUrl: string }) {
+export function pageHandler({ mailServiceUrl }: { mailServiceUrl: string }) {
   const page = renderAppPage({ mailServiceUrl })
   // The page's script calls this origin's /items and the mail service, nothing else.
   const headers = htmlHeaders({ connectTo: [mailServiceUrl] })

@@ -1,9 +1,9 @@
 import type { Context } from 'hono'
 
 /** The headers every answer to this request carries (its id, nosniff, CORS), by name. */
-export type AnswerHeadersVariables = { answerHeaders: Record<string, string> }
+export type ResponseHeadersVariables = { responseHeaders: Record<string, string> }
 
-/** The answers made whole, with the request's headers in them, by `answerWithHeaders`. */
+/** The answers made whole, with the request's headers in them, by `responseWithHeaders`. */
 const whole = new WeakSet<Response>()
 
 /**
@@ -11,27 +11,27 @@ const whole = new WeakSet<Response>()
  * context with `c.header`: that makes a `Headers` object for every request, which on the Workers
  * runtime cost a read of one item a sixth of its rate (bench/README.md › What the hot path rests
  * on), where an answer made with one record of all its headers makes none. An answer made by
- * `answerWithHeaders` has them already; every other one (a refusal, an error, a page) gets them
- * once made (`completeAnswer`). So every answer carries them, whoever made it.
+ * `responseWithHeaders` has them already; every other one (a refusal, an error, a page) gets them
+ * once made (`completeResponse`). So every answer carries them, whoever made it.
  */
-export function addAnswerHeader(c: Context, name: string, value: string): void {
-  const headers = (c as Context<{ Variables: AnswerHeadersVariables }>).get('answerHeaders')
+export function addResponseHeader(c: Context, name: string, value: string): void {
+  const headers = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
   if (headers) headers[name] = value
-  else c.set('answerHeaders', { [name]: value })
+  else c.set('responseHeaders', { [name]: value })
 }
 
 /**
- * An answer made with one record of all its headers: the request's (`addAnswerHeader`) and
+ * An answer made with one record of all its headers: the request's (`addResponseHeader`) and
  * `own`, which win where both name one (none do: the request's are its id, nosniff and CORS).
- * @example return answerWithHeaders(c, bytes, 200, { 'content-type': 'application/json' })
+ * @example return responseWithHeaders(c, bytes, 200, { 'content-type': 'application/json' })
  */
-export function answerWithHeaders(
+export function responseWithHeaders(
   c: Context,
   body: BodyInit | null,
   status: number,
   own: Readonly<Record<string, string>>,
 ): Response {
-  const request = (c as Context<{ Variables: AnswerHeadersVariables }>).get('answerHeaders')
+  const request = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
   const answer = new Response(body, { status, headers: request ? { ...request, ...own } : own })
   whole.add(answer)
   return answer
@@ -42,8 +42,8 @@ export function answerWithHeaders(
  * Hono's `c.json`, `c.body`, its not-found or error handlers), where it does not name them
  * itself. Run by the middleware that runs first, after the others.
  */
-export function completeAnswer(c: Context): void {
-  const request = (c as Context<{ Variables: AnswerHeadersVariables }>).get('answerHeaders')
+export function completeResponse(c: Context): void {
+  const request = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
   if (!request || whole.has(c.res)) return
   let answer = c.res
   try {

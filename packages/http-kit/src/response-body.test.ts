@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { answerBody as asIs } from './answer-body.js'
-import { answerBody as shared } from './answer-body.shared.js'
+import { responseBody as asIs } from './response-body.js'
+import { responseBody as shared } from './response-body.workerd.js'
 
 const bytesOf = async (body: Uint8Array | Blob) =>
   body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body
 const list = (size: number, fill = 0x61) => new Uint8Array(size).fill(fill)
 
-describe('answerBody on Node', () => {
+describe('responseBody on Node', () => {
   it('sends the bytes as they are, however often', () => {
     const bytes = list(64 * 1024)
     expect(asIs(bytes)).toBe(bytes)
@@ -14,7 +14,7 @@ describe('answerBody on Node', () => {
   })
 })
 
-describe('answerBody on the Workers runtime', () => {
+describe('responseBody on the Workers runtime', () => {
   it('sends bytes answered once as they are, then one Blob of the same bytes for every answer after', async () => {
     const bytes = list(64 * 1024)
     expect(shared(bytes)).toBe(bytes)

@@ -20,9 +20,9 @@ export type ErrorBody = z.infer<typeof errorSchema>
 /**
  * An OpenAPI response entry for an error status, with an example answer (the docs page shows
  * it): an error message, or a whole body.
- * @example errorResponse('No item has that id', "item 'tt0111161' not found")
+ * @example errorEntry('No item has that id', "item 'tt0111161' not found")
  */
-export function errorResponse(description: string, example: string | ErrorBody) {
+export function errorEntry(description: string, example: string | ErrorBody) {
   const body = typeof example === 'string' ? { error: example } : example
   return { description, content: { 'application/json': { schema: errorSchema, example: body } } }
 }
