@@ -1,4 +1,4 @@
-import { htmlHeaders } from '@movies-and-mail/http-kit/html-headers'
+import { htmlHeaders } from '@movies-and-mail/http-kit/page'
 import { cspDirectives } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
 import { movies, useTestApp } from '../test/support/test-app.js'

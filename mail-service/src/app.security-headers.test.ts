@@ -1,4 +1,4 @@
-import { htmlHeaders } from '@movies-and-mail/http-kit/html-headers'
+import { htmlHeaders } from '@movies-and-mail/http-kit/page'
 import { describe, expect, it } from 'vitest'
 import { MemoryIdempotencyStore } from '../test/support/memory-stores/memory-idempotency-store.js'
 import { MemoryMailLog } from '../test/support/memory-stores/memory-mail-log.js'

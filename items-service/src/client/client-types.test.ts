@@ -1,4 +1,4 @@
-import type { ResponseSchema } from '@movies-and-mail/http-kit/api-route'
+import type { ResponseSchema } from '@movies-and-mail/http-kit/routes'
 import { describe, expectTypeOf, it } from 'vitest'
 import type { $ZodType, input, output } from 'zod/v4/core'
 import type {

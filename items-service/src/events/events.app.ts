@@ -1,4 +1,4 @@
-import { ApiApp } from '@movies-and-mail/http-kit/api-route'
+import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import type { ItemStore } from '../store/item-store.js'
 import { clientAddress } from './client-address.js'
 import { eventStream } from './event-stream.js'

@@ -1,5 +1,4 @@
-import { apiRoute } from '@movies-and-mail/http-kit/api-route'
-import { errorEntry } from '@movies-and-mail/http-kit/app'
+import { apiRoute, errorEntry } from '@movies-and-mail/http-kit/routes'
 
 const example = [
   'retry: 2000',

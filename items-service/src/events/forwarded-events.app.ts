@@ -1,4 +1,4 @@
-import { ApiApp } from '@movies-and-mail/http-kit/api-route'
+import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import { itemEventsRoute } from './events.routes.js'
 
 /** Answers a request for the change feed where its streams are held (another app's `fetch`). */

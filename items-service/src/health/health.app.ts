@@ -1,4 +1,4 @@
-import { healthApp as kitHealthApp } from '@movies-and-mail/http-kit/health'
+import { healthApp as kitHealthApp } from '@movies-and-mail/http-kit/app'
 import { StoreFullError } from '@movies-and-mail/store-kit'
 import type { ItemStore } from '../store/item-store.js'
 

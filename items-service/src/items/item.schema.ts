@@ -1,5 +1,4 @@
-import { documented, named } from '@movies-and-mail/http-kit/api-route'
-import { malformedText, parsedJsonBody } from '@movies-and-mail/http-kit/json'
+import { documented, malformedText, named, parsedJsonBody } from '@movies-and-mail/http-kit/routes'
 import type { MiddlewareHandler } from 'hono'
 import * as z from 'zod/mini'
 

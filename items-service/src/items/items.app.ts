@@ -1,10 +1,10 @@
-import { ApiApp } from '@movies-and-mail/http-kit/api-route'
 import {
+  jsonBytes,
   sendTaggedResponse,
   type Tagged,
   taggedResponse,
-} from '@movies-and-mail/http-kit/conditional-get'
-import { jsonBytes } from '@movies-and-mail/http-kit/json'
+} from '@movies-and-mail/http-kit/app'
+import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { IfMatch, Item, ItemStore, Refused, TaggedList } from '../store/item-store.js'

@@ -1,4 +1,4 @@
-import { malformedText } from '@movies-and-mail/http-kit/json'
+import { malformedText } from '@movies-and-mail/http-kit/routes'
 import { describe, expect, it } from 'vitest'
 import {
   refusedOnCreate,

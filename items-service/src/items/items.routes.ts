@@ -1,8 +1,5 @@
-import { guarded } from '@movies-and-mail/http-kit/api-key'
-import { apiRoute } from '@movies-and-mail/http-kit/api-route'
-import { errorEntry } from '@movies-and-mail/http-kit/app'
-import { decodablePath } from '@movies-and-mail/http-kit/decodable-path'
-import { jsonObjectBody } from '@movies-and-mail/http-kit/json'
+import { decodablePath, guarded, jsonObjectBody } from '@movies-and-mail/http-kit/app'
+import { apiRoute, errorEntry } from '@movies-and-mail/http-kit/routes'
 import {
   itemFieldsSchema,
   itemIdParamSchema,

@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
-import { describeIssues } from '@movies-and-mail/http-kit/app'
-import { parseStrictJson } from '@movies-and-mail/http-kit/json'
+import { parseStrictJson } from '@movies-and-mail/http-kit/app'
+import { describeIssues } from '@movies-and-mail/http-kit/routes'
 import { findReservedFieldNames, itemSchema } from '../items/item.schema.js'
 import type { Item } from '../store/item-store.js'
 

@@ -1,4 +1,4 @@
-import { blobBodyBytes } from '@movies-and-mail/http-kit/blob-bodies'
+import { blobBodyBytes } from '@movies-and-mail/http-kit/workers-runtime'
 import { describe, expect, it } from 'vitest'
 import { JsonListCache } from './json-list-cache.js'
 

@@ -1,4 +1,4 @@
-import { blobBodyBytes, worthABlob } from '@movies-and-mail/http-kit/blob-bodies'
+import { blobBodyBytes, worthABlob } from '@movies-and-mail/http-kit/workers-runtime'
 
 /** Where an item's bytes sit in the list buffer. */
 type Span = { start: number; end: number }

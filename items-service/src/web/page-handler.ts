@@ -1,4 +1,4 @@
-import { htmlHeaders } from '@movies-and-mail/http-kit/html-headers'
+import { htmlHeaders } from '@movies-and-mail/http-kit/page'
 import type { Context } from 'hono'
 import { renderAppPage } from './page.js'
 

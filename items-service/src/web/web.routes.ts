@@ -1,5 +1,4 @@
-import { ApiApp, apiRoute, documented } from '@movies-and-mail/http-kit/api-route'
-import { errorEntry } from '@movies-and-mail/http-kit/app'
+import { ApiApp, apiRoute, documented, errorEntry } from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
 import { pageHandler } from './page-handler.js'
 import type { WebAssets } from './web-assets.js'

@@ -1,4 +1,4 @@
-import { createPlainServiceApp } from '@movies-and-mail/http-kit/plain-app'
+import { createPlainServiceApp } from '@movies-and-mail/http-kit/page'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
 import { pageHandler } from '../web/page-handler.js'

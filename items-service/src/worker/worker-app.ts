@@ -1,6 +1,6 @@
 import { redactText } from '@movies-and-mail/http-kit/redact'
-import { responseOutsideApp } from '@movies-and-mail/http-kit/request-log'
 import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
+import { responseOutsideApp } from '@movies-and-mail/http-kit/workers-runtime'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { type Bindings, settingsOf } from './items-object.js'

@@ -2,7 +2,7 @@ import {
   bodyDeadlineMs,
   unreadBodyResponse,
   withBodyReadFirst,
-} from '@movies-and-mail/http-kit/worker'
+} from '@movies-and-mail/http-kit/workers-runtime'
 import { maxItemBodyBytes } from '../items/max-item-body-bytes.js'
 import { asksForPage } from './asks-for-page.js'
 import { type Bindings, settingsOf } from './items-object.js'

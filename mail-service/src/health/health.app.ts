@@ -1,4 +1,4 @@
-import { healthApp as kitHealthApp } from '@movies-and-mail/http-kit/health'
+import { healthApp as kitHealthApp } from '@movies-and-mail/http-kit/app'
 import { StoreFullError } from '@movies-and-mail/store-kit'
 
 /** `GET /healthz`: 200 while every store answers; 503 when one does not, or has no space. */

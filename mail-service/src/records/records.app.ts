@@ -1,4 +1,4 @@
-import { ApiApp } from '@movies-and-mail/http-kit/api-route'
+import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { RecordReader } from '../api-keys/key-owner.js'
 import type { OutboxMailer } from '../mailer/outbox-mailer.js'

@@ -1,6 +1,5 @@
-import { guarded } from '@movies-and-mail/http-kit/api-key'
-import { apiRoute, documented, named } from '@movies-and-mail/http-kit/api-route'
-import { errorEntry } from '@movies-and-mail/http-kit/app'
+import { guarded } from '@movies-and-mail/http-kit/app'
+import { apiRoute, documented, errorEntry, named } from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
 
 /** An `_id` as the logs make them: the creation second in 8 hex digits, then 16 more. */

@@ -1,5 +1,5 @@
-import { ApiApp } from '@movies-and-mail/http-kit/api-route'
-import { jsonBytes } from '@movies-and-mail/http-kit/json'
+import { jsonBytes } from '@movies-and-mail/http-kit/app'
+import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import type { Background } from './background.js'
 import { type SendMailDeps, sendMail } from './send-mail.js'
 import { sendMailRoute } from './sendmail.routes.js'

@@ -1,5 +1,4 @@
-import { documented, named } from '@movies-and-mail/http-kit/api-route'
-import { malformedText } from '@movies-and-mail/http-kit/json'
+import { documented, malformedText, named } from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
 
 // Addresses hold ASCII `atext` and, beyond ASCII, letters and digits of any script (\p{L},

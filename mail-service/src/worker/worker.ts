@@ -5,7 +5,7 @@ import {
   bodyDeadlineMs,
   unreadBodyResponse,
   withBodyReadFirst,
-} from '@movies-and-mail/http-kit/worker'
+} from '@movies-and-mail/http-kit/workers-runtime'
 import { createApp, type MailApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'

@@ -1,4 +1,4 @@
-import { malformedText } from '@movies-and-mail/http-kit/json'
+import { malformedText } from '@movies-and-mail/http-kit/routes'
 
 /**
  * A body `POST /sendmail` refuses with 400, as JSON text (bytes where they are not UTF-8), and the answer it gets: `issues` for

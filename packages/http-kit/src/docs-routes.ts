@@ -168,7 +168,11 @@ export function addDocsRoutes<E extends Env>(app: ApiApp<E>, info: ServiceInfo):
     return withTags(withImplicitMethods(resolved), tags)
   }
   // Swagger UI's files load on the first request for them: the builds keep them in a chunk of
-  // their own (package.json `imports` picks how they are read).
+  // their own. Swapped per build (package.json `imports`): the Worker builds, condition
+  // `static-assets`, get `swagger-ui-files.as-assets.ts` (the platform serves the files); a
+  // bundle of `workerd` or `text-imports` (the Node builds' dist/) gets
+  // `swagger-ui-files.bundled.ts` (the files as text in the bundle); Node from source and the
+  // tests get `swagger-ui-files.ts` (read from swagger-ui-dist on disk).
   const ui = docsUi(`${info.title} API`, () =>
     import('#swagger-ui-files').then((files) => files.readSwaggerUiFiles()),
   )

@@ -1,6 +1,9 @@
 import type { Context, TypedResponse } from 'hono'
 import type { StatusCode } from 'hono/utils/http-status'
 import type { JSONParsed } from 'hono/utils/types'
+// Swapped per runtime (package.json `imports`): the Worker builds, condition `workerd`, get
+// `response-body.workerd.ts` (a body sent again is sent as one Blob); Node, the tests and every
+// other build get `response-body.ts` (the bytes as they are).
 import { responseBody } from '#response-body'
 import { responseWithHeaders } from './response-headers.js'
 

@@ -1,2 +1,0 @@
-// The headers of an HTML page: its Content-Security-Policy and the rest.
-export { htmlHeaders } from '../html-headers.js'

@@ -1,2 +1,0 @@
-// Secrets kept out of what is logged or shown.
-export { redactText, secretsOfUrl } from '../redact.js'
