@@ -67,8 +67,8 @@ describe("the Worker's default upload", () => {
     const worker = await WorkerUnderTest.start({ CONNECTION_URL: 'mongodb://127.0.0.1:9/' })
     workers.push(worker)
     for (const path of ['/items', '/items/tt0113277']) {
-      const answer = await worker.request(path)
-      expect([answer.status, await answer.json()], path).toEqual([
+      const response = await worker.request(path)
+      expect([response.status, await response.json()], path).toEqual([
         503,
         { error: 'the service is misconfigured; its log says which setting' },
       ])

@@ -28,20 +28,20 @@ describe('the Worker with its static assets', () => {
   const node = useRunning(nodeTarget, {})
   const worker = useRunning(workerTarget, {})
 
-  /** `path` from both: the Worker's answer, after checking it against Node's. */
+  /** `path` from both: the Worker's response, after checking it against Node's. */
   async function sameAsNode(path: string): Promise<Response> {
-    // Each read to its end at once: the Node entry cuts off a client that leaves its answer unread.
+    // Each read to its end at once: the Node entry cuts off a client that leaves its response unread.
     const expected = await node().request(path)
     const expectedBody = Buffer.from(await expected.arrayBuffer())
-    const answer = await worker().request(path)
-    expect(answer.status, path).toBe(200)
+    const response = await worker().request(path)
+    expect(response.status, path).toBe(200)
     // Compared whole, not byte by byte: Swagger UI's bundle is 1.7 MB.
-    expect(expectedBody.equals(Buffer.from(await answer.clone().arrayBuffer())), path).toBe(true)
+    expect(expectedBody.equals(Buffer.from(await response.clone().arrayBuffer())), path).toBe(true)
     for (const name of fileHeaders) {
       const value = expected.headers.get(name)
-      if (value !== null) expect(answer.headers.get(name), `${path} ${name}`).toBe(value)
+      if (value !== null) expect(response.headers.get(name), `${path} ${name}`).toBe(value)
     }
-    return answer
+    return response
   }
 
   /** Whether the Worker logged a request for `path`: whether it ran for it. */
@@ -60,11 +60,11 @@ describe('the Worker with its static assets', () => {
 
   it('answers HEAD / as Node does: the headers of the page, no body', async () => {
     const expected = await node().request('/', { method: 'HEAD' })
-    const answer = await worker().request('/', { method: 'HEAD' })
-    expect([answer.status, expected.status]).toEqual([200, 200])
-    expect((await answer.arrayBuffer()).byteLength).toBe(0)
+    const response = await worker().request('/', { method: 'HEAD' })
+    expect([response.status, expected.status]).toEqual([200, 200])
+    expect((await response.arrayBuffer()).byteLength).toBe(0)
     for (const name of fileHeaders) {
-      expect(answer.headers.get(name), name).toBe(expected.headers.get(name))
+      expect(response.headers.get(name), name).toBe(expected.headers.get(name))
     }
   })
 
@@ -73,9 +73,9 @@ describe('the Worker with its static assets', () => {
     const files = loadedBy(html, '/')
     expect(files).toEqual(['/assets/icon.svg', '/assets/app.css', '/assets/app.js'])
     for (const file of files) {
-      const answer = await sameAsNode(file)
-      expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
-      expect(answer.headers.get('cache-control')).toBe('no-cache')
+      const response = await sameAsNode(file)
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(response.headers.get('cache-control')).toBe('no-cache')
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
     for (const file of files) expect(logged(file), file).toBe(false)
@@ -88,8 +88,8 @@ describe('the Worker with its static assets', () => {
     expect(files).toHaveLength(3)
     for (const file of files) {
       expect(file).toMatch(/^\/docs\/[\w.-]+\?v=[0-9a-f]{16}$/)
-      const answer = await sameAsNode(file)
-      expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      const response = await sameAsNode(file)
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
     for (const path of ['/docs', ...files.map((file) => file.split('?')[0] ?? '')]) {
@@ -123,8 +123,8 @@ describe('the Worker with its static assets', () => {
       ['/docs/missing.js', 'no such file'],
       ['/assets/missing.js', 'no such asset'],
     ] as const) {
-      const answer = await worker().request(path)
-      expect([answer.status, await answer.json()], path).toEqual([404, { error }])
+      const response = await worker().request(path)
+      expect([response.status, await response.json()], path).toEqual([404, { error }])
     }
   })
 })

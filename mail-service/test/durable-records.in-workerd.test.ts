@@ -17,7 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => worker?.dispose())
 
-/** A call on the object named `object`: its answer. */
+/** A call on the object named `object`: its response. */
 async function call<T>(object: string, body: RecordsMethod): Promise<T> {
   const response = await worker.mf.dispatchFetch('http://records.test/', {
     method: 'POST',

@@ -74,11 +74,11 @@ describe('two mail-service processes on one MongoDB database', () => {
   it('send one mail for one Idempotency-Key sent to both at once', async () => {
     const [one, two] = await startFleet()
     mailgun.reply = { status: 200, body: queued, delayMs: 300 }
-    const answers = await Promise.all([
+    const responses = await Promise.all([
       send(one, 'ada@example.com', 'once-1'),
       send(two, 'ada@example.com', 'once-1'),
     ])
-    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409])
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 409])
     const again = await send(two, 'ada@example.com', 'once-1')
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true'])
     expect(mailgun.requests).toHaveLength(1)
@@ -86,10 +86,10 @@ describe('two mail-service processes on one MongoDB database', () => {
 
   it('count a limit of 3 an hour across both: 3 mails, the rest 429', async () => {
     const fleet = await startFleet()
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: 10 }, (_, n) => send(fleet[n % 2], 'grace@example.com')),
     )
-    expect(answers.map((answer) => answer.status).sort()).toEqual([
+    expect(responses.map((response) => response.status).sort()).toEqual([
       ...Array(3).fill(201),
       ...Array(7).fill(429),
     ])
@@ -98,7 +98,7 @@ describe('two mail-service processes on one MongoDB database', () => {
     expect(await log.json()).toHaveLength(3)
   })
 
-  it('replay through one the answer to a key the other sent', async () => {
+  it('replay through one the response to a key the other sent', async () => {
     const [one, two] = await startFleet()
     const first = await send(one, 'ada@example.com', 'replay-1')
     expect(first.status).toBe(201)

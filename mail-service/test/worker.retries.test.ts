@@ -62,7 +62,7 @@ describe('the Worker with an Idempotency-Key, keys in the mail state object', ()
     expect((await send(ada, key)).status).toBe(504)
     expect((await send(ada, key)).status).toBe(409)
     release()
-    // Only work handed to waitUntil outlives the answer: dropped, the key would stay unanswered
+    // Only work handed to waitUntil outlives the response: dropped, the key would stay unanswered
     // (409 until it is taken as abandoned).
     await vi.waitFor(async () => expect((await send(ada, key)).status).toBe(201), {
       timeout: 5_000,

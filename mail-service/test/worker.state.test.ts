@@ -162,7 +162,7 @@ describe('the Worker without its object binding', () => {
     onTestFinished(() => unbound.dispose())
     const response = await sendTo(unbound, ada)
     expect(response.status).toBe(503)
-    // What workerd prints reaches this process a little after the answer, under load.
+    // What workerd prints reaches this process a little after the response, under load.
     await vi.waitFor(() => expect(output).toContain('MAIL_STATE is missing'))
     expect(outbound.requests).toEqual([])
   })

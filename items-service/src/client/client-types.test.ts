@@ -51,7 +51,7 @@ describe('the published client’s types', () => {
     expectTypeOf<Item>().toEqualTypeOf<port.Item>()
     expectTypeOf<NewItem>().toEqualTypeOf<port.NewItem>()
     expectTypeOf<ItemFields>().toEqualTypeOf<port.ItemFields>()
-    // A refused body: the error answer that names its issues.
+    // A refused body: the error response that names its issues.
     type Refused = Answer<Create, 400>
     expectTypeOf<ErrorBody>().toEqualTypeOf<Refused>()
     expectTypeOf<ValidationIssue>().toEqualTypeOf<NonNullable<Refused['issues']>[number]>()

@@ -47,7 +47,7 @@ async function follow(items: ItemsClient, options: SubscribeOptions = {}) {
 }
 
 // @movies-and-mail/items-client against the real app in-process: its requests are the ones
-// the routes take, and the service's error answers reach the caller as ItemsApiError.
+// the routes take, and the service's error responses reach the caller as ItemsApiError.
 describe('the published client against the app', () => {
   const api = useTestApp({ apiKey })
   /** The requests of the test, as `METHOD url`. */

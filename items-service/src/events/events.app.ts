@@ -27,7 +27,7 @@ const streamHeaders = {
   'x-accel-buffering': 'no',
 }
 
-/** A refused stream's connection closes with the answer: a client must not hold it idle. */
+/** A refused stream's connection closes with the response: a client must not hold it idle. */
 const closing = { connection: 'close' }
 
 /**

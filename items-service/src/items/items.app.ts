@@ -31,7 +31,7 @@ export type ItemsAppOptions = {
 
 const json = { 'content-type': 'application/json' }
 
-/** The status of each refused write, and what its answer says: chosen here and only here. */
+/** The status of each refused write, and what its response says: chosen here and only here. */
 const refusals = {
   'not-found': { status: 404, error: (id: string) => `item '${id}' not found` },
   stale: { status: 412, error: (id: string) => `item '${id}' does not match If-Match` },
@@ -39,7 +39,7 @@ const refusals = {
 } as const
 
 /**
- * The answer to a write the store refused. Under `If-Match`, an item that does not exist is a
+ * The response to a write the store refused. Under `If-Match`, an item that does not exist is a
  * failed precondition too (RFC 9110 §13.1.1): `*` names any current version, and there is none.
  */
 function refusalResponse(
@@ -51,7 +51,7 @@ function refusalResponse(
   return c.json({ error: error(id) }, status)
 }
 
-/** The answer to a write the store made: the whole list as the write left it, and its tag. */
+/** The response to a write the store made: the whole list as the write left it, and its tag. */
 function written<S extends ContentfulStatusCode>(
   c: Context,
   list: TaggedList,
@@ -110,8 +110,8 @@ export function itemsApp({ store, compress }: ItemsAppOptions) {
             ? compress?.({ body, etag }, c.req.header('accept-encoding'))
             : undefined
         const sent = compressed ?? { tagged: list, headers: {} }
-        const answer = taggedResponse(sent.tagged, ifNoneMatch, { ...json, ...sent.headers })
-        return sendTaggedResponse<Item[]>(c, answer)
+        const response = taggedResponse(sent.tagged, ifNoneMatch, { ...json, ...sent.headers })
+        return sendTaggedResponse<Item[]>(c, response)
       }
       const parsed = parseItemQuery(search)
       if ('issues' in parsed) {
@@ -121,7 +121,7 @@ export function itemsApp({ store, compress }: ItemsAppOptions) {
       const page = await store.query(query)
       const cursor = page.next && encodeCursor(page.next, query.sort)
       // A tag names the page and its next cursor, whichever instance (or store) made them, so a
-      // 304 is never an answer whose `Link` has since changed (an item added after a page's last).
+      // 304 is never a response whose `Link` has since changed (an item added after a page's last).
       const tagged = { body: page.body, etag: await pageTag(page.body, cursor) }
       const headers: Record<string, string> = { ...json }
       if (cursor !== undefined) {

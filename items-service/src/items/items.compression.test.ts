@@ -19,7 +19,7 @@ let contract: Promise<OpenApiContract> | undefined
 
 /**
  * Sends a request to the app and answers the bytes as sent and as a client reads them,
- * decompressed. The answer is checked against the app's OpenAPI document, whose schema
+ * decompressed. The response is checked against the app's OpenAPI document, whose schema
  * describes the JSON whatever its coding on the wire (the check decompresses it).
  */
 async function send(

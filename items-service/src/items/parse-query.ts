@@ -88,7 +88,7 @@ export const queryParameters = [
 
 /**
  * Reads a URL's query string (`?genre=Crime&sort=-name&limit=20`): `sort`, `limit` and `cursor`
- * shape the answer, every other parameter is an exact-match filter on the top-level field it
+ * shape the response, every other parameter is an exact-match filter on the top-level field it
  * names. Each refused parameter is one issue; nothing is asked of the store then.
  */
 export function parseItemQuery(search: string): ParsedItemQuery | { issues: QueryIssue[] } {

@@ -9,8 +9,8 @@ describe('a bounded collection (ITEMS_MAX_COUNT, ITEMS_MAX_BYTES)', () => {
   it('refuses a create past the most items with 507, naming the setting, and changes nothing', async () => {
     for (const id of ['tt1', 'tt2', 'tt3']) expect((await create(id)).status).toBe(201)
     const before = await (await api().request('/items')).text()
-    const answer = await api().expectRefused(() => create('tt4'), 507)
-    expect(answer).toEqual({
+    const response = await api().expectRefused(() => create('tt4'), 507)
+    expect(response).toEqual({
       error: 'the collection holds 3 items, the most ITEMS_MAX_COUNT allows: delete some first',
     })
     expect(await (await api().request('/items')).text()).toBe(before)
@@ -35,8 +35,8 @@ describe('a bounded collection (ITEMS_MAX_COUNT, ITEMS_MAX_BYTES)', () => {
   })
 
   it('counts the creates of this process in flight, so that many at once stay within bounds', async () => {
-    const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((id) => create(`tt-${id}`)))
-    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 507, 507])
+    const responses = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((id) => create(`tt-${id}`)))
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 201, 201, 507, 507])
     expect(await (await api().request('/items')).json()).toHaveLength(3)
   })
 })

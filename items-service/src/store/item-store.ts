@@ -47,7 +47,7 @@ export function ifMatchAllows(ifMatch: IfMatch | undefined, etag: string): boole
   return ifMatch === undefined || ifMatch === '*' || ifMatch.includes(etag)
 }
 
-/** A write that happened: the list as it is right after it, for the answer. */
+/** A write that happened: the list as it is right after it, for the response. */
 export type Written = { ok: true; list: TaggedList }
 
 /**

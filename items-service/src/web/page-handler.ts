@@ -3,9 +3,9 @@ import type { Context } from 'hono'
 import { renderAppPage } from './page.js'
 
 /**
- * The answer to `GET /`: the web app's page, with a Content-Security-Policy that admits only its
+ * The response to `GET /`: the web app's page, with a Content-Security-Policy that admits only its
  * own files and calls to its origin and the mail service. The page's route on Node
- * (`webRoutes`) and the Worker's own answer (`webPage`) both give this one.
+ * (`webRoutes`) and the Worker's own response (`webPage`) both give this one.
  */
 export function pageHandler({ mailServiceUrl }: { mailServiceUrl: string }) {
   const page = renderAppPage({ mailServiceUrl })

@@ -24,8 +24,8 @@ describe('a write between the object and the Worker', () => {
 
   it('arrives refused as it was refused, with the id', async () => {
     for (const why of ['not-found', 'stale', 'duplicate-id'] as const) {
-      const answer = writeResponse({ ok: false, why, id: 'tt 1' })
-      expect(await writtenOf(answer)).toEqual({ ok: false, why, id: 'tt 1' })
+      const response = writeResponse({ ok: false, why, id: 'tt 1' })
+      expect(await writtenOf(response)).toEqual({ ok: false, why, id: 'tt 1' })
     }
   })
 })
@@ -47,8 +47,8 @@ describe("the store's errors between the object and the Worker", () => {
   })
 
   it("answer a runtime's own refusal as a database that does not answer", async () => {
-    const answer = new Response('Internal Server Error', { status: 500 })
-    const thrown = await listOf(answer).catch((error: unknown) => error)
+    const response = new Response('Internal Server Error', { status: 500 })
+    const thrown = await listOf(response).catch((error: unknown) => error)
     expect(thrown).toBeInstanceOf(StoreUnavailableError)
     expect((thrown as Error).message).toBe(unavailableMessage)
   })

@@ -15,7 +15,7 @@ import type {
 
 /**
  * How the Worker and the collection's object speak, decided here for both sides: the Worker's
- * store (`ObjectItemStore`) asks, the object (`ItemsObject`) answers. Calls whose answer is
+ * store (`ObjectItemStore`) asks, the object (`ItemsObject`) answers. Calls whose response is
  * small (an item, a page, the usage) are Workers RPC methods; the list and the writes, which
  * answer the whole list, are requests to the object's `fetch`, so that the list crosses as a
  * response's body: the object's `Blob`, shared and not copied, where an RPC value is
@@ -47,7 +47,7 @@ export type Failure = { failed: 'full' | 'unavailable'; message: string }
 /** An RPC call's answer: its value, or why there is none. */
 export type Answer<T> = { value: T } | Failure
 
-/** The object's RPC methods: the calls whose answer is small. */
+/** The object's RPC methods: the calls whose response is small. */
 export interface CollectionCalls {
   find(id: string): Promise<Answer<TaggedJson | null>>
   query(query: ItemQuery): Promise<Answer<ItemPage>>
@@ -89,7 +89,7 @@ export function alone(bytes: Uint8Array): Uint8Array {
     : new Uint8Array(bytes)
 }
 
-/** The status a failure crosses with, as an answer of the object's `fetch`. */
+/** The status a failure crosses with, as a response of the object's `fetch`. */
 export const failureStatus = { full: 507, unavailable: 503 } as const
 
 /** The status a refused write crosses with; its body says why, and of which id. */
@@ -119,35 +119,35 @@ export function failureResponse(failure: Failure): Response {
 }
 
 /**
- * What the Worker's store makes of an answer of the object's `fetch`: the list and its tag, or
+ * What the Worker's store makes of a response of the object's `fetch`: the list and its tag, or
  * the refusal; a failure is thrown as the store's error.
  */
-export async function writtenOf(answer: Response): Promise<Written | Refused<RefusalReason>> {
-  if (answer.status === refusedStatus) {
-    const { why, id } = (await answer.json()) as { why: RefusalReason; id: string }
+export async function writtenOf(response: Response): Promise<Written | Refused<RefusalReason>> {
+  if (response.status === refusedStatus) {
+    const { why, id } = (await response.json()) as { why: RefusalReason; id: string }
     return { ok: false, why, id }
   }
-  return { ok: true, list: await listOf(answer) }
+  return { ok: true, list: await listOf(response) }
 }
 
-/** The list an answer of the object's `fetch` carries; a failure is thrown as the store's. */
-export async function listOf(answer: Response): Promise<TaggedList> {
-  const etag = answer.headers.get('etag')
-  if (answer.status !== 200 || etag === null || answer.body === null) {
-    throw errorOf(await failureIn(answer))
+/** The list a response of the object's `fetch` carries; a failure is thrown as the store's. */
+export async function listOf(response: Response): Promise<TaggedList> {
+  const etag = response.headers.get('etag')
+  if (response.status !== 200 || etag === null || response.body === null) {
+    throw errorOf(await failureIn(response))
   }
-  return { body: answer.body, etag }
+  return { body: response.body, etag }
 }
 
-/** The failure an answer that is not the list says, or `unavailable` if it says none. */
-async function failureIn(answer: Response): Promise<Failure> {
+/** The failure a response that is not the list says, or `unavailable` if it says none. */
+async function failureIn(response: Response): Promise<Failure> {
   try {
-    const said = (await answer.json()) as Partial<Failure>
+    const said = (await response.json()) as Partial<Failure>
     if ((said.failed === 'full' || said.failed === 'unavailable') && said.message) {
       return { failed: said.failed, message: said.message }
     }
   } catch {
-    // Not the object's own answer: the runtime's, for an object that could not run.
+    // Not the object's own response: the runtime's, for an object that could not run.
   }
   return { failed: 'unavailable', message: unavailableMessage }
 }

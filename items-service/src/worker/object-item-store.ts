@@ -116,9 +116,9 @@ export class ObjectItemStore implements ItemStore {
   }
 
   async #call<T>(call: (object: CollectionStub) => Promise<Answer<T>>): Promise<T> {
-    const answer = await this.#reach(call)
-    if ('failed' in answer) throw errorOf(answer)
-    return answer.value
+    const response = await this.#reach(call)
+    if ('failed' in response) throw errorOf(response)
+    return response.value
   }
 
   async #reach<T>(call: (object: CollectionStub) => Promise<T>): Promise<T> {

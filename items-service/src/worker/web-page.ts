@@ -8,7 +8,7 @@ type Fetch = (request: Request) => Response | Promise<Response>
 /**
  * The web app's page at `/`, answered by the Worker: the page names the mail service, a setting
  * (`MAIL_SERVICE_URL`), in its markup and in its Content-Security-Policy, so it cannot be a
- * static asset, and it needs nothing of the collection's object. The same answer and middleware
+ * static asset, and it needs nothing of the collection's object. The same response and middleware
  * as on Node (`pageHandler`; `createPlainServiceApp`, the service app's middleware without its
  * routes): the same bytes and headers, one log line; an isolate that starts for a page view
  * evaluates none of the routes' declarations and schemas. Its script, styles and

@@ -34,8 +34,8 @@ export default {
   async fetch(request: Request, bindings: Bindings): Promise<Response> {
     if (asksForPage(request)) {
       page ??= import('./web-page.js').then(({ webPage }) => webPage(settingsOf(bindings)))
-      const answer = await page
-      if (answer) return answer(request)
+      const response = await page
+      if (response) return response(request)
     }
     deadlineMs ??= bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
     const startedAt = performance.now()

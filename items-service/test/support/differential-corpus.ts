@@ -52,7 +52,7 @@ const refusedBodies = [
 
 /**
  * Every refusal the route tests make, and the requests around them a client may send: each is
- * sent to Node and to the Worker, and their answers compared; a valid write follows each. Every
+ * sent to Node and to the Worker, and their responses compared; a valid write follows each. Every
  * body is sent whole, but where a client goes away: on the Worker a write is answered once its
  * body has arrived (`withBodyReadFirst`), while Node answers a refusal at once.
  */

@@ -4,7 +4,7 @@ import { movies } from './test-app.js'
 /**
  * A body the write routes refuse with 400, as JSON text (lone surrogates are spelt `\ud800`, as
  * a client would send them), or as bytes where they are not UTF-8. `fields`: the paths the
- * answer's `issues` name, when the test pins them. `notInDocument`: why the document's schema
+ * response's `issues` name, when the test pins them. `notInDocument`: why the document's schema
  * cannot refuse it too, when it cannot.
  */
 export type RefusedBody = {

@@ -25,7 +25,7 @@ const servedContract = () => {
 
 /**
  * The real app over a real embedded store in a fresh temporary directory, with the log lines
- * collected, and short-hands for the requests the route tests make. Every answer of
+ * collected, and short-hands for the requests the route tests make. Every response of
  * `app.request` is checked against the app's OpenAPI document: a drift fails the test.
  */
 export class TestApp {

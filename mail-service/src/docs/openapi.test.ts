@@ -37,7 +37,7 @@ const withKey = { headers: { 'x-apikey': apiKey } }
 
 type Answer = [label: string, route: string, ask: () => Response | Promise<Response>]
 
-/** One request for every answer the app gives, with the documented operation it comes from. */
+/** One request for every response the app gives, with the documented operation it comes from. */
 const answers: Answer[] = [
   ['201 from the outbox', 'post /sendmail', () => sendMail(outboxApp.app, ada)],
   ['201 from Mailgun', 'post /sendmail', () => sendMail(mailgunApp.app, ada)],

@@ -1,7 +1,7 @@
 /** One message, as every transport receives it. */
 export type OutgoingMail = { from: string; to: string; subject: string; text: string }
 
-/** The outcome of a send, in the terms the HTTP answer needs. */
+/** The outcome of a send, in the terms the HTTP response needs. */
 export type SendResult =
   | {
       ok: true

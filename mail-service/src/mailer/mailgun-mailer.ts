@@ -49,7 +49,7 @@ export class MailgunMailer implements Mailer {
       return this.#read(response)
     }
     try {
-      // The answer's body is read within the same wait: a provider may stall halfway through.
+      // The response's body is read within the same wait: a provider may stall halfway through.
       return await withDeadline(this.#timeoutMs, request, { what: 'the mail provider' })
     } catch (error) {
       if (error instanceof DeadlineExceededError) {

@@ -27,7 +27,7 @@ const pageQuery = z.object({
   ),
 })
 
-/** The answer's `Link` header, present when the page is full: more may come before it. */
+/** The response's `Link` header, present when the page is full: more may come before it. */
 const nextPageLink = (path: string) => ({
   Link: {
     description:

@@ -9,7 +9,7 @@ const encoder = new TextEncoder()
 
 /**
  * `POST /sendmail`: its route checks the API key and the body (`sendmail.routes.ts`), `sendMail`
- * decides the answer, and a send that outlives the answer is kept running by `background`.
+ * decides the response, and a send that outlives the response is kept running by `background`.
  */
 export function sendMailApp({ background, ...deps }: SendMailDeps & { background: Background }) {
   return new ApiApp().openapi(sendMailRoute, async (c) => {

@@ -86,7 +86,7 @@ describe('POST /sendmail with an Idempotency-Key', () => {
     expect(sameBody.headers.get('idempotent-replayed')).toBeNull()
     const [mine, theirs] = [(await first.json()).id, (await sameBody.json()).id]
     expect(theirs).not.toBe(mine)
-    // The second key's own repeat is its own first answer again, never the first key's.
+    // The second key's own repeat is its own first response again, never the first key's.
     const repeat = await sendMail(outbox.app, ada, as('second-key'))
     expect(repeat.headers.get('idempotent-replayed')).toBe('true')
     expect((await repeat.json()).id).toBe(theirs)

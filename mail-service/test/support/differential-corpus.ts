@@ -38,7 +38,7 @@ const sendOnce = (key: string, body: string) =>
 
 /**
  * Every refusal the route tests make, and the requests around them a client may send: each is
- * sent to Node and to the Worker, their answers compared, and a valid send follows each.
+ * sent to Node and to the Worker, their responses compared, and a valid send follows each.
  */
 export const differentialCorpus: WireCase[] = [
   ...refusedMailBodies.map(({ what, body }) => ({

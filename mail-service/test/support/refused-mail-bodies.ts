@@ -1,7 +1,7 @@
 import { malformedText } from '@movies-and-mail/http-kit/routes'
 
 /**
- * A body `POST /sendmail` refuses with 400, as JSON text (bytes where they are not UTF-8), and the answer it gets: `issues` for
+ * A body `POST /sendmail` refuses with 400, as JSON text (bytes where they are not UTF-8), and the response it gets: `issues` for
  * one that fails validation, `error` alone for one that is not a JSON object. `notInDocument`:
  * why the document's schema cannot refuse it too, when it cannot.
  */

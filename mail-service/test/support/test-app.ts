@@ -19,7 +19,7 @@ import { MemoryMailLog } from './memory-stores/memory-mail-log.js'
 import { MemorySendCounter } from './memory-stores/memory-send-counter.js'
 
 export const apiKey = 'test-key-7Hq2'
-/** A Mailgun key distinctive enough to search every answer and log line for. */
+/** A Mailgun key distinctive enough to search every response and log line for. */
 export const mailgunSecret = 'key-NEVER-SHOW-ME-5f3c9a1b'
 export const template = {
   from: 'Movies <no-reply@mg.example.com>',
@@ -46,7 +46,7 @@ export type TestApp = {
   app: ReturnType<typeof createApp>
   mailLog: MailLog<MailLogEntry>
   outbox?: OutboxMailer
-  /** Sends that outlived their answer (504); `cleanup` waits for them. */
+  /** Sends that outlived their response (504); `cleanup` waits for them. */
   background: Background
   /** Every request line and error line the app wrote. */
   logs: string[]
@@ -65,7 +65,7 @@ export type TestAppOptions = {
 /**
  * The app on real in-process adapters: an embedded store in a temp dir (mail log, idempotency
  * keys, send counts), and Mailgun at `mailgunUrl` (a stand-in) or, without it, the outbox.
- * Every answer of `app.request` is checked against the app's OpenAPI document: a drift between
+ * Every response of `app.request` is checked against the app's OpenAPI document: a drift between
  * the two fails the test.
  */
 export async function testApp({

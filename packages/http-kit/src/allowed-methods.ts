@@ -35,7 +35,7 @@ export function allowedMethods(routes: readonly ListedRoute[]): (path: string) =
 }
 
 /**
- * The answer to a request no route serves: for a path that exists, 405 with `Allow` (a plain
+ * The response to a request no route serves: for a path that exists, 405 with `Allow` (a plain
  * `OPTIONS`, not a CORS preflight, gets 204 with `Allow`); for any other path, 404. The body
  * is JSON like every error, and a body on its way is left unread.
  * @example app.notFound(noRouteResponse(allowedMethods(app.routes)))

@@ -1,7 +1,7 @@
 import type { Env, Handler, MiddlewareHandler } from 'hono'
 import type { $ZodType, output } from 'zod/v4/core'
 
-// A route as both micros declare it: its path, its checks and its answers in one object that is
+// A route as both micros declare it: its path, its checks and its responses in one object that is
 // at once what the app mounts (`ApiApp.openapi`) and what its OpenAPI document says
 // (`openApiDocument`). The schemas are zod's core schemas, as `zod/mini` makes them: a Worker
 // that loads the routes evaluates no part of zod's method-chaining API.
@@ -20,7 +20,7 @@ export type JsonSchema = { type: string; [keyword: string]: unknown }
 /** Whether a media type's schema is zod's, or JSON Schema written out. */
 export const isZodSchema = (schema: $ZodType | JsonSchema): schema is $ZodType => '_zod' in schema
 
-/** What an answer of one status is: its description, headers and bodies, by media type. */
+/** What a response of one status is: its description, headers and bodies, by media type. */
 export type ResponseEntry = {
   description: string
   /** OpenAPI header objects, written out (JSON Schema in `schema`). */
@@ -88,7 +88,7 @@ type Empty = Record<never, never>
 export type RouteHandler<R, E extends Env> = Handler<E, string, RouteInput<R>>
 
 /**
- * The schemas of a route's JSON answers of the given statuses (of each route, for a union), for
+ * The schemas of a route's JSON responses of the given statuses (of each route, for a union), for
  * the published clients' type checks.
  */
 export type ResponseSchema<R, Status> = R extends { responses: infer Answers }

@@ -1,6 +1,6 @@
 /**
  * Which bodies go out as one `Blob` on the Workers runtime, by size. A `Response` made from bytes
- * copies them into a buffer of its own at every answer; one made from a Blob shares the Blob's.
+ * copies them into a buffer of its own at every response; one made from a Blob shares the Blob's.
  * A smaller body (an item) costs less to copy than a Blob costs to make; a larger one's Blob
  * would hold its bytes a second time, in an isolate of 128 MB.
  */

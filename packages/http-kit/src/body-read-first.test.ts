@@ -119,16 +119,16 @@ describe('unreadBodyResponse', () => {
       method: 'POST',
       headers: { 'x-request-id': 'slow-1' },
     })
-    const answer = unreadBodyResponse(request, 'late', 1_500)
-    expect(answer.status).toBe(408)
-    expect(await answer.json()).toEqual({ error: 'the request body did not arrive within 1.5 s' })
-    expect(answer.headers.get('x-request-id')).toBe('slow-1')
-    expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
+    const response = unreadBodyResponse(request, 'late', 1_500)
+    expect(response.status).toBe(408)
+    expect(await response.json()).toEqual({ error: 'the request body did not arrive within 1.5 s' })
+    expect(response.headers.get('x-request-id')).toBe('slow-1')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
   })
 
   it('answers a body that broke off 400', async () => {
-    const answer = unreadBodyResponse(new Request('http://worker.test/items'), 'cut off', 1_000)
-    expect(answer.status).toBe(400)
-    expect(await answer.json()).toEqual({ error: 'request body was cut off' })
+    const response = unreadBodyResponse(new Request('http://worker.test/items'), 'cut off', 1_000)
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'request body was cut off' })
   })
 })

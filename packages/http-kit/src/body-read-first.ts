@@ -26,10 +26,10 @@ export function bodyDeadlineMs(setting: unknown): number {
 }
 
 /**
- * A Worker's answer to a body it did not hand on: 408 for one that did not arrive within
+ * A Worker's response to a body it did not hand on: 408 for one that did not arrive within
  * `deadlineMs` (as the app answers on Node; the runtime then drops the connection, whose body
  * is unread), 400 for one that broke off, which no one reads. With a request id and nosniff, as
- * every answer, and its log line.
+ * every response, and its log line.
  */
 export function unreadBodyResponse(
   request: Request,

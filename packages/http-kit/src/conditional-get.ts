@@ -2,7 +2,7 @@ import type { Context, TypedResponse } from 'hono'
 import type { JSONParsed } from 'hono/utils/types'
 import { jsonBytes } from './json-bytes.js'
 
-/** What a tagged answer's bytes may come as: in memory, as a `Blob`, or as a stream of them. */
+/** What a tagged response's bytes may come as: in memory, as a `Blob`, or as a stream of them. */
 export type TaggedBody = Uint8Array | Blob | ReadableStream<Uint8Array>
 
 /**
@@ -12,7 +12,7 @@ export type TaggedBody = Uint8Array | Blob | ReadableStream<Uint8Array>
 export type Tagged<Body extends TaggedBody = Uint8Array> = { body: Body; etag: string }
 
 /**
- * The answer to a GET of tagged bytes, for any server to write: 304 without a body, or 200. Its
+ * The response to a GET of tagged bytes, for any server to write: 304 without a body, or 200. Its
  * `headers` are the representation's (type, coding, `Vary`), to be sent with `etag`; they may be
  * the very object given, so a server answering at a high rate can pass constants.
  */
@@ -56,8 +56,8 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
  * The one place a GET is decided between 304 and 200: 304 when `If-None-Match` names the tag
  * of `tagged`, with what a 304 keeps of `headers`; otherwise 200 with the bytes and `headers`
  * (their type, coding, `Vary`). Both micros' routes answer their tagged reads through it;
- * every answer carries the tag. Not hono's `etag`: it decides after the handler has made the
- * whole answer (hashing the body when it has no tag), where here the store's tag decides before.
+ * every response carries the tag. Not hono's `etag`: it decides after the handler has made the
+ * whole response (hashing the body when it has no tag), where here the store's tag decides before.
  * @example taggedResponse(list, request.headers['if-none-match'], { 'content-type': 'application/json' })
  */
 export function taggedResponse<Body extends TaggedBody = Uint8Array>(
@@ -74,15 +74,16 @@ export function taggedResponse<Body extends TaggedBody = Uint8Array>(
 }
 
 /**
- * `answer` as a Hono route's answer, typed as JSON of `T` for the route's schema and the typed
- * client; a 304 carries no body, and what a 304 keeps of the headers.
+ * `response` (what `taggedResponse` decided) as a Hono route's response, typed as JSON of `T` for
+ * the route's schema and the typed client; a 304 carries no body, and what a 304 keeps of the
+ * headers.
  */
 export function sendTaggedResponse<T>(
   c: Context,
-  answer: TaggedResponse<TaggedBody>,
+  response: TaggedResponse<TaggedBody>,
 ): TypedResponse<JSONParsed<T>, 200 | 304, 'json'> {
-  const headers = { ...answer.headers, etag: answer.etag }
-  return answer.status === 304
+  const headers = { ...response.headers, etag: response.etag }
+  return response.status === 304
     ? jsonBytes<T, 304>(c, null, 304, headers)
-    : jsonBytes<T, 200>(c, answer.body, 200, headers)
+    : jsonBytes<T, 200>(c, response.body, 200, headers)
 }

@@ -16,9 +16,9 @@ export type CorsOptions = {
   maxAgeSeconds?: number
 }
 
-/** Which CORS headers an answer to a request from a given origin carries. */
+/** Which CORS headers a response to a request from a given origin carries. */
 export type CorsPolicy = {
-  /** The headers every answer carries: every origin may read it. */
+  /** The headers every response carries: every origin may read it. */
   addResponseHeaders(add: (name: string, value: string) => void): void
   /**
    * The headers a preflight's answer carries on top: the read methods for every origin, the
@@ -95,10 +95,10 @@ export function writeOriginCheck(
 
 /**
  * CORS for browser apps on other origins, the same policy in both micros: answers preflights
- * itself (204) and adds the allow headers to every answer, refusals included (`addResponseHeader`:
- * the answer's own headers, made with it; `requestLog`, which runs first, puts them on an answer
+ * itself (204) and adds the allow headers to every response, refusals included (`addResponseHeader`:
+ * the response's own headers, made with it; `requestLog`, which runs first, puts them on a response
  * made without them). The kit keeps its own: hono's `cors()` sets its headers on a response made
- * before the handler's, copied into the answer (bench/README.md › CORS), and allows every
+ * before the handler's, copied into the response (bench/README.md › CORS), and allows every
  * origin the same methods, where writes here are for some origins only.
  * @example app.use(cors({ writeOrigins: ['https://app.example'], keyedWrites: true }))
  */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { documented, named } from './schema-docs.js'
 
-// What an error answer is, for the OpenAPI documents: apart from the error handler, which a
+// What an error response is, for the OpenAPI documents: apart from the error handler, which a
 // Worker's page runs without the documents' schemas (`plain-service-app.ts`).
 
 /** The body of every 4xx and 5xx answer. */

@@ -59,9 +59,9 @@ function headersFor(connectTo: readonly string[], styleHashes: readonly string[]
  * styles and images from its own origin only (and the inline styles given, by hash), call its
  * own origin and `connectTo`, and be framed by nobody; `X-Content-Type-Options: nosniff`; and
  * `Referrer-Policy: no-referrer`. Build them once per page, not per request: hono's
- * `secureHeaders` sets them on every answer after it is made, and knows no hash of a style.
+ * `secureHeaders` sets them on every response after it is made, and knows no hash of a style.
  *
- * With `inlineStyles` the answer is a promise, since Web Crypto hashes asynchronously; without,
+ * With `inlineStyles` the response is a promise, since Web Crypto hashes asynchronously; without,
  * the headers themselves.
  * @example c.html(page, 200, htmlHeaders({ connectTo: ['https://mail.example'] }))
  * @example const headers = await htmlHeaders({ inlineStyles: [style] })

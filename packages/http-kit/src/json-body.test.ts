@@ -36,15 +36,17 @@ function lateBody(afterMs: number): Request {
 
 describe('jsonObjectBody, its deadline', () => {
   it('answers 408 to a body that arrives after BODY_TIMEOUT_MS', async () => {
-    const answer = await appWithin(20).fetch(lateBody(200))
-    expect(answer.status).toBe(408)
-    expect(await answer.json()).toEqual({ error: 'the request body did not arrive within 0.02 s' })
+    const response = await appWithin(20).fetch(lateBody(200))
+    expect(response.status).toBe(408)
+    expect(await response.json()).toEqual({
+      error: 'the request body did not arrive within 0.02 s',
+    })
   })
 
   it('waits for the body when the app has no deadline (Infinity): its requests come read', async () => {
-    const answer = await appWithin(Number.POSITIVE_INFINITY).fetch(lateBody(200))
-    expect(answer.status).toBe(201)
-    expect(await answer.json()).toEqual({ name: 'Alien' })
+    const response = await appWithin(Number.POSITIVE_INFINITY).fetch(lateBody(200))
+    expect(response.status).toBe(201)
+    expect(await response.json()).toEqual({ name: 'Alien' })
   })
 })
 
@@ -63,14 +65,14 @@ describe('parsedJsonBody', () => {
         const [first, second] = [await parsedJsonBody(c), await parsedJsonBody(c)]
         return c.json({ value: first, same: first === second }, 201)
       })
-    const answer = await app.fetch(post('\uFEFF{"name":"Alien","year":1979}'))
-    expect(answer.status).toBe(201)
-    expect(await answer.json()).toEqual({ value: { name: 'Alien', year: 1979 }, same: true })
+    const response = await app.fetch(post('\uFEFF{"name":"Alien","year":1979}'))
+    expect(response.status).toBe(201)
+    expect(await response.json()).toEqual({ value: { name: 'Alien', year: 1979 }, same: true })
   })
 
   it('parses the body itself on a route without jsonObjectBody', async () => {
     const app = new Hono().post('/things', async (c) => c.json(await parsedJsonBody(c), 201))
-    const answer = await app.fetch(post('{"name":"Alien"}'))
-    expect(await answer.json()).toEqual({ name: 'Alien' })
+    const response = await app.fetch(post('{"name":"Alien"}'))
+    expect(await response.json()).toEqual({ name: 'Alien' })
   })
 })

@@ -24,7 +24,7 @@ export function jsonBytes<T, S extends StatusCode>(
 ): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
   const sent = { 'content-type': 'application/json', ...headers }
   const sentBody = body instanceof Uint8Array ? responseBody(body) : body
-  // One record of all the answer's headers, the request's among them: no `Headers` object.
+  // One record of all the response's headers, the request's among them: no `Headers` object.
   // A Node Buffer is a view of an ArrayBuffer; the web types allow a shared one as well.
   const answer = responseWithHeaders(
     c,
@@ -32,6 +32,6 @@ export function jsonBytes<T, S extends StatusCode>(
     status,
     sent,
   )
-  // The brand is type-only, as on hono's own `c.json` answers: the answer is narrowed, not changed.
+  // The brand is type-only, as on hono's own `c.json` answers: the response is narrowed, not changed.
   return answer as Response & TypedResponse<JSONParsed<T>, S, 'json'>
 }

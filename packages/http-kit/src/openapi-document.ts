@@ -12,7 +12,7 @@ import { type ApiRoute, isZodSchema, type MediaEntry } from './api-route.js'
 // itself. A schema registered with an `id` (`named`) is a component, referred to by `$ref`
 // wherever it appears; any other is written out in place. Each is written as what it accepts
 // (zod's `input`): an object that drops unknown keys does not refuse them, so it is written
-// without `additionalProperties: false`, as the answers, written by hand, promise no more.
+// without `additionalProperties: false`, as the responses, written by hand, promise no more.
 
 /** Where a schema's JSON goes once written: filled in place, after the whole document is laid out. */
 type Slot = { target: Record<string, unknown>; schema: $ZodType }

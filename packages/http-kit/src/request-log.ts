@@ -53,8 +53,8 @@ export function isoStamp(now: number): string {
 }
 
 /**
- * A JSON answer made outside the service app (by a Worker before its app runs, or by an object
- * whose app could not open), as the app's own answers go: the caller's sane `x-request-id` or a
+ * A JSON response made outside the service app (by a Worker before its app runs, or by an object
+ * whose app could not open), as the app's own responses go: the caller's sane `x-request-id` or a
  * new one, nosniff, and its log line on the console.
  * @example return responseOutsideApp(request, 503, { error: 'database unavailable' }, startedAt)
  */
@@ -74,14 +74,14 @@ export function responseOutsideApp(
 
 /**
  * The first middleware of both micros: a request id (the caller's `x-request-id` when sane,
- * otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the answer),
- * `X-Content-Type-Options: nosniff` on every answer, so that no browser takes a JSON answer that
+ * otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the response),
+ * `X-Content-Type-Options: nosniff` on every response, so that no browser takes a JSON response that
  * echoes input for a script or a page, and one line per request: time, id, method, path,
  * status, ms. Only the path is logged, never headers or bodies, so no key reaches the log. The
  * kit keeps its own: hono's `logger` prints no request id, its `requestId` and `secureHeaders`
  * set their headers with `c.header` (a `Headers` object for every request, a sixth of a read's
  * rate on the Workers runtime) or on the finished answer (which takes the node adapter off its
- * fast path); here they are the answer's own (`addResponseHeader`, `completeResponse`).
+ * fast path); here they are the response's own (`addResponseHeader`, `completeResponse`).
  * @example app.use(...requestLog({ write: (line) => process.stdout.write(line) }))
  */
 export function requestLog({

@@ -1,10 +1,10 @@
 import { worthABlob } from './blob-bodies.js'
 
 /**
- * A JSON answer's bytes as the Workers runtime sends them best (`blob-bodies.ts`: a Response
- * shares a Blob's bytes, where it copies bytes at every answer). Bytes answered again unchanged
- * (a list, between two writes) are kept as a Blob from their second answer on: one copy for all
- * the reads that follow, where each read made one. The first answer sends the bytes, so that
+ * A JSON response's bytes as the Workers runtime sends them best (`blob-bodies.ts`: a Response
+ * shares a Blob's bytes, where it copies bytes at every response). Bytes answered again unchanged
+ * (a list, between two writes) are kept as a Blob from their second response on: one copy for all
+ * the reads that follow, where each read made one. The first response sends the bytes, so that
  * bytes answered once (a write's list) cost no more than before. Bodies outside
  * `blobBodyBytes` are sent as they are.
  */

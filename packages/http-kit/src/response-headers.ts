@@ -1,18 +1,18 @@
 import type { Context } from 'hono'
 
-/** The headers every answer to this request carries (its id, nosniff, CORS), by name. */
+/** The headers every response to this request carries (its id, nosniff, CORS), by name. */
 export type ResponseHeadersVariables = { responseHeaders: Record<string, string> }
 
-/** The answers made whole, with the request's headers in them, by `responseWithHeaders`. */
+/** The responses made whole, with the request's headers in them, by `responseWithHeaders`. */
 const whole = new WeakSet<Response>()
 
 /**
- * The service's middleware puts the headers every answer carries here, rather than on Hono's
+ * The service's middleware puts the headers every response carries here, rather than on Hono's
  * context with `c.header`: that makes a `Headers` object for every request, which on the Workers
- * runtime cost a read of one item a sixth of its rate (bench/README.md › What the hot path rests
- * on), where an answer made with one record of all its headers makes none. An answer made by
- * `responseWithHeaders` has them already; every other one (a refusal, an error, a page) gets them
- * once made (`completeResponse`). So every answer carries them, whoever made it.
+ * runtime cost a read of one item a sixth of its rate (bench/README.md › Workers), where a response
+ * made with one record of all its headers makes none. A response made by `responseWithHeaders` has
+ * them already; every other one (a refusal, an error, a page) gets them once made
+ * (`completeResponse`). So every response carries them, whoever made it.
  */
 export function addResponseHeader(c: Context, name: string, value: string): void {
   const headers = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
@@ -21,7 +21,7 @@ export function addResponseHeader(c: Context, name: string, value: string): void
 }
 
 /**
- * An answer made with one record of all its headers: the request's (`addResponseHeader`) and
+ * A response made with one record of all its headers: the request's (`addResponseHeader`) and
  * `own`, which win where both name one (none do: the request's are its id, nosniff and CORS).
  * @example return responseWithHeaders(c, bytes, 200, { 'content-type': 'application/json' })
  */
@@ -32,30 +32,30 @@ export function responseWithHeaders(
   own: Readonly<Record<string, string>>,
 ): Response {
   const request = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
-  const answer = new Response(body, { status, headers: request ? { ...request, ...own } : own })
-  whole.add(answer)
-  return answer
+  const response = new Response(body, { status, headers: request ? { ...request, ...own } : own })
+  whole.add(response)
+  return response
 }
 
 /**
- * Once the app has answered: the request's headers put on an answer made without them (by
+ * Once the app has answered: the request's headers put on a response made without them (by
  * Hono's `c.json`, `c.body`, its not-found or error handlers), where it does not name them
  * itself. Run by the middleware that runs first, after the others.
  */
 export function completeResponse(c: Context): void {
   const request = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
   if (!request || whole.has(c.res)) return
-  let answer = c.res
+  let response = c.res
   try {
     for (const [name, value] of Object.entries(request)) {
-      if (!answer.headers.has(name)) answer.headers.set(name, value)
+      if (!response.headers.has(name)) response.headers.set(name, value)
     }
   } catch {
-    // Headers that cannot change (an answer passed on as it came): a copy takes them.
-    answer = new Response(answer.body, answer)
+    // Headers that cannot change (a response passed on as it came): a copy takes them.
+    response = new Response(response.body, response)
     for (const [name, value] of Object.entries(request)) {
-      if (!answer.headers.has(name)) answer.headers.set(name, value)
+      if (!response.headers.has(name)) response.headers.set(name, value)
     }
-    c.res = answer
+    c.res = response
   }
 }

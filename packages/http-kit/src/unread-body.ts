@@ -1,10 +1,10 @@
 import type { Context } from 'hono'
 
-/** `Connection: close`: Node closes the socket after the answer, reading no more of it. */
+/** `Connection: close`: Node closes the socket after the response, reading no more of it. */
 export const closeConnection: Record<string, string> = { connection: 'close' }
 
 /**
- * Headers for an answer given before the request's body is read (401, 413, 415): with a body
+ * Headers for a response given before the request's body is read (401, 413, 415): with a body
  * on its way, `Connection: close`. Node would otherwise read and discard the whole body to
  * keep the connection, however large it says it is.
  */

@@ -32,11 +32,11 @@ export async function implicitMethodProblems(
       problems.push(`OPTIONS ${path}: Allow is "${allow}", the document lists ${documented}`)
     }
     for (const method of anyMethods.filter((each) => !documented.includes(each))) {
-      const answer = await request(path, { method })
-      await answer.body?.cancel()
-      if (answer.status !== 405 || answer.headers.get('allow') !== allow) {
+      const response = await request(path, { method })
+      await response.body?.cancel()
+      if (response.status !== 405 || response.headers.get('allow') !== allow) {
         problems.push(
-          `${method} ${path}: ${answer.status} with Allow "${answer.headers.get('allow')}"`,
+          `${method} ${path}: ${response.status} with Allow "${response.headers.get('allow')}"`,
         )
       }
     }

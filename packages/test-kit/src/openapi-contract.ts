@@ -9,7 +9,7 @@ type Operation = {
   responses?: Record<string, ResponseEntry>
   requestBody?: { content?: Record<string, MediaType> }
 }
-/** The parts of an OpenAPI 3.1 document that say what the answers are. */
+/** The parts of an OpenAPI 3.1 document that say what the responses are. */
 type ContractDocument = {
   paths?: Record<string, Record<string, Operation>>
   components?: { schemas?: Record<string, Schema> }
@@ -44,7 +44,7 @@ const essence = (mediaType: string) => mediaType.split(';')[0]?.trim().toLowerCa
 const isJson = (mediaType: string) => /^application\/(?:[\w.+-]+\+)?json$/.test(mediaType)
 
 /**
- * An OpenAPI 3.1 document as a check of the answers an app gives: the operation is found by
+ * An OpenAPI 3.1 document as a check of the responses an app gives: the operation is found by
  * method and path template (concrete paths first), the status must be documented (or fall under
  * `4XX`-style ranges or `default`), the Content-Type must be one documented for it, a JSON body
  * must pass its schema (JSON Schema 2020-12, with ajv), and documented headers their schemas.
@@ -78,7 +78,7 @@ export class OpenApiContract {
     return new OpenApiContract((await response.json()) as object)
   }
 
-  /** Why `response` is not an answer the document gives to `request`; none when it is. */
+  /** Why `response` is not a response the document gives to `request`; none when it is. */
   async problemsOf(request: AskedRequest, response: Response): Promise<string[]> {
     const method = request.method.toLowerCase()
     const path = new URL(request.url, 'http://localhost').pathname
@@ -137,7 +137,7 @@ export class OpenApiContract {
     return this.#schemaProblems('body', schema, body)
   }
 
-  /** Throws, naming every problem, unless `response` is an answer the document gives. */
+  /** Throws, naming every problem, unless `response` is a response the document gives. */
   async check(request: AskedRequest, response: Response): Promise<void> {
     const problems = await this.problemsOf(request, response)
     if (problems.length === 0) return
@@ -167,8 +167,8 @@ export class OpenApiContract {
 }
 
 /**
- * `app`, with every answer of its `request` checked against the contract (made on first use):
- * a request whose answer the document does not describe rejects, naming what differs.
+ * `app`, with every response of its `request` checked against the contract (made on first use):
+ * a request whose response the document does not describe rejects, naming what differs.
  * @example const app = checkedAgainst(() => contract, createApp(deps))
  */
 export function checkedAgainst<A extends Requestable>(
@@ -207,7 +207,7 @@ function shownValue(value: unknown): string {
   }
 }
 
-/** The answer's body as text, decompressed as its `Content-Encoding` says. */
+/** The response's body as text, decompressed as its `Content-Encoding` says. */
 async function decodedText(response: Response): Promise<string> {
   const bytes = Buffer.from(await response.clone().arrayBuffer())
   const encoding = response.headers.get('content-encoding')?.toLowerCase()

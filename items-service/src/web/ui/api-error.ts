@@ -4,7 +4,7 @@ import { type ErrorBody, ItemsApiError } from './items-api.js'
 export type Failure = { message: string; fields: Record<string, string> }
 
 /**
- * A refusal the page words itself (a change made elsewhere, the mail key, an error answer of the
+ * A refusal the page words itself (a change made elsewhere, the mail key, an error response of the
  * mail-service): what a form's request rejects with when the message is already known.
  */
 export class Refusal extends Error {
@@ -43,7 +43,7 @@ export function plainIssue(field: string, message: string): string {
 
 /**
  * What the page says of a failed request, wherever it failed: the one place where errors become
- * messages. An error answer of the items-service (`ItemsApiError`, an id the client would not
+ * messages. An error response of the items-service (`ItemsApiError`, an id the client would not
  * send included) gives its `error`, its issues on the form's fields at those fields and the
  * others in the sentence; a `Refusal` its own words; anything else means no answer at all.
  * @param service the service's name, for the message when it cannot be reached
@@ -61,7 +61,7 @@ export function failureOf(
 }
 
 /**
- * Reads an error answer the page fetched itself (the mail-service's), whose body has the shape of
+ * Reads an error response the page fetched itself (the mail-service's), whose body has the shape of
  * the items-service's: the status line stands in for a body that is not JSON.
  */
 export async function readFailure(

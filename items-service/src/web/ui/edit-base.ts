@@ -60,7 +60,7 @@ export class EditBase {
     send: (id: string, ifMatch: string | undefined) => Promise<Item[]>,
     latestId: string,
   ): Promise<Item[] | Conflict> {
-    // The first read failed (the network, a 503): once more; failing again, it is the answer.
+    // The first read failed (the network, a 503): once more; failing again, it is the response.
     const version = await this.#version.catch(() => this.#readVersion(this.#seen.id))
     if (!version.item) return { now: 'gone' }
     if (!sameShown(version.item, this.#seen)) {

@@ -32,7 +32,7 @@ describe('LiveList', () => {
     const mark = list.mark()
     list.apply({ type: 'created', item: movie(2, 'Drama') })
     list.apply({ type: 'deleted', item: movie(1, 'Crime') })
-    // The answer was made before both changes.
+    // The response was made before both changes.
     list.adopt([movie(1, 'Crime')], mark, { whole: true })
     expect(names(list)).toEqual(['Movie 2'])
   })

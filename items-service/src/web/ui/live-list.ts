@@ -43,7 +43,7 @@ export class LiveList {
     return [...this.#genres].filter(Boolean).sort((a, b) => a.localeCompare(b))
   }
 
-  /** Where the feed is now: pass it to `adopt` with the answer of a request sent after it. */
+  /** Where the feed is now: pass it to `adopt` with the response of a request sent after it. */
   mark(): number {
     return this.#logStart + this.#log.length
   }

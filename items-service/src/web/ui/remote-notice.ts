@@ -34,7 +34,7 @@ export class RemoteNotice {
     this.#sayPending()
     for (const key of keys) this.#own.set(key, Number.POSITIVE_INFINITY)
     return () => {
-      // A change that came before the answer was taken already.
+      // A change that came before the response was taken already.
       for (const key of keys) if (this.#own.has(key)) this.#own.set(key, Date.now() + echoMs)
     }
   }

@@ -8,12 +8,12 @@ type FormSubmit<T> = {
   /** Fields that must not be blank, checked before sending with the server's words. */
   required?: readonly string[]
   /**
-   * Sends the request, reading the form's fields (trimmed) by name; resolves with its answer, or
+   * Sends the request, reading the form's fields (trimmed) by name; resolves with its response, or
    * rejects with why not (`failureOf` words it: a `Refusal` carries words of its own).
    */
   send: (field: (name: string) => string) => Promise<T>
-  /** Runs with the answer of a request that succeeded. */
-  onSuccess: (answer: T, form: HTMLFormElement) => void | Promise<void>
+  /** Runs with the response of a request that succeeded. */
+  onSuccess: (response: T, form: HTMLFormElement) => void | Promise<void>
 }
 
 /**

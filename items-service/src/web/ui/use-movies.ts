@@ -9,7 +9,7 @@ import { RemoteNotice } from './remote-notice.js'
 export type StreamState = 'connecting' | 'live' | 'interrupted' | 'unavailable'
 
 /**
- * A write whose answer, the whole list, becomes the shown list. `keys` name the changes it
+ * A write whose response, the whole list, becomes the shown list. `keys` name the changes it
  * makes (`created:<id>`, `updated:<_id>`, `deleted:<_id>`), so that their echo in the feed is
  * not announced as someone else's.
  */

@@ -1,18 +1,18 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { Tagged } from '../conditional-get.js'
 
-/** A content coding an answer can be sent in. */
+/** A content coding a response can be sent in. */
 export type ContentCoding = 'br' | 'gzip'
 
 export type Encoders = Record<ContentCoding, (bytes: Uint8Array) => Uint8Array>
 
 /**
  * Tagged bytes as sent: compressed ones have a tag of their own, and the headers say how (the
- * same object for every answer in one coding).
+ * same object for every response in one coding).
  */
 export type Compressed = { tagged: Tagged; headers: Readonly<Record<string, string>> }
 
-/** The headers of each coding, made once: every answer carries `Vary: Accept-Encoding`. */
+/** The headers of each coding, made once: every response carries `Vary: Accept-Encoding`. */
 const codingHeaders = {
   identity: { vary: 'Accept-Encoding' },
   br: { vary: 'Accept-Encoding', 'content-encoding': 'br' },
@@ -65,7 +65,7 @@ function weightsOf(header: string): Map<string, number> {
 }
 
 /**
- * The coding to send an answer in, from the request's `Accept-Encoding` (RFC 9110 §12.5.3):
+ * The coding to send a response in, from the request's `Accept-Encoding` (RFC 9110 §12.5.3):
  * br or gzip, whichever has the higher weight, br when they are equal; null for none. `q=0`
  * refuses a coding, `*` weighs every coding not named, names are case-insensitive and `x-gzip`
  * is gzip. Identity is what is left: no header, nothing acceptable, or identity named with a

@@ -27,7 +27,7 @@ export type NodeService = {
   banner: (at: ReachableAt) => string[]
   /** Closes what the service opened, once no request is in flight. */
   close: () => Promise<void>
-  /** Ends the answers that never end by themselves (event streams), first. */
+  /** Ends the responses that never end by themselves (event streams), first. */
   endStreams?: () => void
 }
 

@@ -11,7 +11,7 @@ export type StopOptions = {
   /** Called with the reason when closing fails; the process should exit non-zero. */
   fail: (what: string, error: unknown) => void
   /**
-   * Ends the answers that never end by themselves (event streams), first: they would hold the
+   * Ends the responses that never end by themselves (event streams), first: they would hold the
    * stop until its deadline and be counted as cut.
    */
   endStreams?: () => void
