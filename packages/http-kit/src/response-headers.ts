@@ -9,10 +9,10 @@ const whole = new WeakSet<Response>()
 /**
  * The service's middleware puts the headers every response carries here, rather than on Hono's
  * context with `c.header`: that makes a `Headers` object for every request, which on the Workers
- * runtime cost a read of one item a sixth of its rate (bench/README.md › Workers), where a response
- * made with one record of all its headers makes none. A response made by `responseWithHeaders` has
- * them already; every other one (a refusal, an error, a page) gets them once made
- * (`completeResponse`). So every response carries them, whoever made it.
+ * runtime cost a read of one item a sixth of its rate (README.md, "Written here where a library
+ * has one"), where a response made with one record of all its headers makes none. They reach
+ * the wire one of two ways, on purpose: `responseWithHeaders` (the routes' JSON bytes, every
+ * read) or `completeResponse` (every other response), and no response takes both.
  */
 export function addResponseHeader(c: Context, name: string, value: string): void {
   const headers = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
@@ -23,6 +23,9 @@ export function addResponseHeader(c: Context, name: string, value: string): void
 /**
  * A response made with one record of all its headers: the request's (`addResponseHeader`) and
  * `own`, which win where both name one (none do: the request's are its id, nosniff and CORS).
+ * One of the two ways headers reach the wire: the fast one. No `Headers` object is made here, and
+ * `@hono/node-server` writes such a response's record to the socket as it is; patching it after
+ * (`completeResponse`) would make one for every read.
  * @example return responseWithHeaders(c, bytes, 200, { 'content-type': 'application/json' })
  */
 export function responseWithHeaders(
@@ -38,9 +41,13 @@ export function responseWithHeaders(
 }
 
 /**
- * Once the app has answered: the request's headers put on a response made without them (by
- * Hono's `c.json`, `c.body`, its not-found or error handlers), where it does not name them
- * itself. Run by the middleware that runs first, after the others.
+ * Once the app has answered: the request's headers put on a response made without them, where it
+ * does not name them itself. The other of the two ways headers reach the wire, for what
+ * `responseWithHeaders` cannot make: responses Hono makes (`c.json`, `c.body`, `c.html`, its
+ * not-found and error handlers) and ones passed on as they came (a redirect, a fetched response,
+ * whose headers cannot change: a copy takes them). Refusals, errors and pages are few beside
+ * reads, so a `Headers` object there costs little. Run by the middleware that runs first, after
+ * the others.
  */
 export function completeResponse(c: Context): void {
   const request = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
