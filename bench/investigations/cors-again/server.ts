@@ -1,0 +1,43 @@
+// One small JSON response behind the kit's request log and either the kit's cors() or hono's
+// cors() (4.10+, `allowMethods` a function of the origin) with the kit's policy.
+//
+//   node <bundle> kit|hono   (prints "listening on <port>")
+import { serve } from '@hono/node-server'
+import { jsonBytes } from '@movies-and-mail/http-kit/app'
+import { Hono } from 'hono'
+import { cors as honoCors } from 'hono/cors'
+import { cors, writeOriginCheck } from '../../../packages/http-kit/src/cors.js'
+import { requestLog } from '../../../packages/http-kit/src/request-log.js'
+
+const reads = ['GET', 'HEAD', 'OPTIONS']
+const all = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']
+const mayWrite = writeOriginCheck(['https://app.example'])
+const policy = honoCors({
+  origin: '*',
+  allowMethods: (origin) => (mayWrite(origin) ? all : reads),
+  allowHeaders: [
+    'content-type',
+    'idempotency-key',
+    'if-match',
+    'if-none-match',
+    'last-event-id',
+    'x-apikey',
+    'x-request-id',
+  ],
+  exposeHeaders: ['etag', 'idempotent-replayed', 'link', 'location', 'retry-after', 'x-request-id'],
+  maxAge: 600,
+})
+const app = new Hono()
+app.use(...requestLog({ write: () => {} }))
+app.use(
+  process.argv[2] === 'hono'
+    ? policy
+    : cors({ writeOrigins: ['https://app.example'], keyedWrites: false }),
+)
+const item = { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' }
+const body = new TextEncoder().encode(JSON.stringify(item))
+app.get('/item', (c) => jsonBytes(c, body, 200))
+
+serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, ({ port }) => {
+  console.log(`listening on ${port}`)
+})
