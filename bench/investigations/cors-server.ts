@@ -3,7 +3,7 @@
 //
 //   node <bundle> kit|hono   (prints "listening on <port>")
 import { serve } from '@hono/node-server'
-import { jsonBytes } from '@movies-and-mail/http-kit/json'
+import { jsonBytes } from '@movies-and-mail/http-kit/app'
 import { Hono } from 'hono'
 import { cors as honoCors } from 'hono/cors'
 // The kit's service app wires these two itself: the bench takes them from their modules.
