@@ -17,11 +17,41 @@ const serverOfThePage = () => ({
   },
 })
 
+// The document lists HEAD and OPTIONS under every path, for the tools that read it; a person
+// reading the page wants the operations a path was written for, and a line on the rest.
+const implicitMethods = ['head', 'options']
+const implicitMethodsNote =
+  'Every path also answers `HEAD` where it answers `GET`, and `OPTIONS` (204 with `Allow`); a ' +
+  'method a path lacks answers 405 with `Allow`. [openapi.json](openapi.json) lists them.'
+const implicitMethodsOutOfTheWay = () => ({
+  statePlugins: {
+    spec: {
+      wrapActions: {
+        updateJsonSpec: (update) => (spec) => {
+          if (!spec?.paths) return update(spec)
+          const paths = Object.fromEntries(
+            Object.entries(spec.paths).map(([path, item]) => [
+              path,
+              Object.fromEntries(
+                Object.entries(item).filter(([method]) => !implicitMethods.includes(method)),
+              ),
+            ]),
+          )
+          const description = [spec.info?.description, implicitMethodsNote]
+            .filter(Boolean)
+            .join('\n\n')
+          return update({ ...spec, paths, info: { ...spec.info, description } })
+        },
+      },
+    },
+  },
+})
+
 globalThis.SwaggerUIBundle({
   url: new URL('openapi.json', pageFolder).href,
   dom_id: '#swagger-ui',
   deepLinking: true,
   // Nothing from elsewhere: no badge from the public validator.
   validatorUrl: null,
-  plugins: [serverOfThePage],
+  plugins: [serverOfThePage, implicitMethodsOutOfTheWay],
 })

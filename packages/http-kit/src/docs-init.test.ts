@@ -26,10 +26,13 @@ function configAt(pageUrl: string): Config {
   return calls[0] as Config
 }
 
-/** The document as Swagger UI gets it once the script's plugin has seen it. */
+/** The document as Swagger UI gets it once every plugin of the script has seen it, in order. */
 function shownSpec(config: Config, spec: Spec): Spec {
-  const [plugin] = config.plugins
-  return plugin?.().statePlugins.spec.wrapActions.updateJsonSpec((given) => given)(spec) ?? spec
+  return config.plugins.reduce(
+    (shown, plugin) =>
+      plugin().statePlugins.spec.wrapActions.updateJsonSpec((given) => given)(shown),
+    spec,
+  )
 }
 
 describe('the init script of the docs page', () => {
@@ -50,6 +53,27 @@ describe('the init script of the docs page', () => {
       openapi: '3.1.0',
       servers: [{ url: 'https://host.example/mail/' }],
     })
+  })
+
+  it('shows the operations each path declares, and HEAD and OPTIONS in one line instead', () => {
+    const config = configAt('https://host.example/docs')
+    const ok = { responses: { 200: { description: 'OK' } } }
+    const spec = {
+      openapi: '3.1.0',
+      servers: [{ url: 'https://api.example' }],
+      info: { title: 'items', description: 'Movies.' },
+      paths: {
+        '/items': { get: ok, post: ok, head: ok, options: ok },
+        '/healthz': { get: ok, head: ok, options: ok },
+      },
+    }
+    const shown = shownSpec(config, spec)
+    expect(shown.paths).toEqual({ '/items': { get: ok, post: ok }, '/healthz': { get: ok } })
+    expect(shown.info).toEqual({
+      title: 'items',
+      description: expect.stringMatching(/^Movies\.\n\nEvery path also answers `HEAD`/),
+    })
+    expect(spec.paths['/items']).toHaveProperty('head')
   })
 
   it('keeps the servers a document names', () => {
