@@ -151,6 +151,31 @@ describe('parseStrictJson', () => {
     ])
   })
 
+  it('names a field given twice however the text is spaced, and whatever its strings hold', () => {
+    for (const text of [
+      '{"a" :1,"a":2}',
+      '{"a"\n:\t1 , "a" : 2}',
+      '{"x":"\\":","a":1,"a":2}',
+      '{"x":":)","a":1,"a":2}',
+    ]) {
+      expect(issues(parse(text))).toEqual([{ path: 'a', message: says.duplicateName }])
+    }
+    for (const text of ['{"x":"\\":"}', '[":)"]', '{"a" : ":", "b" :"\\\\" }']) {
+      expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text), text })
+    }
+  })
+
+  it('keeps a byte order mark a string or a name begins with: "\ufeffa" and "a" are two names', () => {
+    const text = '{"\ufeffa":"\ufeff","a":1}'
+    expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text), text })
+  })
+
+  it('names a number too small to keep however many zeros it is written with', () => {
+    const tiny = `0.${'0'.repeat(330)}1`
+    expect(issues(parse(`{"n":[0,${tiny}]}`))).toEqual([{ path: 'n.1', message: says.tooSmall }])
+    expect(parse(`[0,0.${'0'.repeat(300)}]`)).toMatchObject({ ok: true })
+  })
+
   it('names at most 20 issues', () => {
     const text = `[${Array.from({ length: 1000 }, () => '"\\ud800"').join(',')}]`
     expect(issues(parse(text))).toHaveLength(20)
