@@ -130,6 +130,25 @@ describe('parseStrictJson', () => {
     expect(issues(parse(`{"n":[${number}]}`))).toEqual([{ path: 'n.0', message }])
   })
 
+  it.each([
+    '9007199254740993.0',
+    '9.007199254740993e15',
+    '9.007199254740993E+15',
+    '90071992547409930e-1',
+    '0.9007199254740993e16',
+    '-9007199254740993.000',
+    '123456789012345678901234567890',
+    '1.23456789012345678901e30',
+  ])('names an integer that would be rounded however it is written: %s', (number) => {
+    expect(issues(parse(`{"n":${number}}`))).toEqual([{ path: 'n', message: says.inexact }])
+  })
+
+  it('keeps a number whose double gives it back, however written, and rounds a fraction', () => {
+    const text =
+      '[1.5, 1e3, 9007199254740992.000, 9.007199254740992e15, 1e300, 1e23, 2.5e-3, 9007199254740993.5]'
+    expect(parse(text)).toMatchObject({ ok: true, value: JSON.parse(text) })
+  })
+
   it('keeps numbers that are exact, however written', () => {
     const text = '[0, -0, 0e-400, 0.0, 9007199254740992, 18014398509481984, 1e20, 5e-324, 0.1]'
     expect(parse(text)).toMatchObject({ ok: true, value: JSON.parse(text) })
