@@ -6,7 +6,7 @@ import {
   type TaggedJson,
   type TaggedList,
 } from '../src/store/item-store.js'
-import { type ContractOptions, describeQueryContract } from './item-store-query.contract.js'
+import { describeQueryContract } from './item-store-query.contract.js'
 import { describeRestoreContract } from './item-store-restore.contract.js'
 import { contractItems } from './support/contract-items.js'
 
@@ -28,14 +28,9 @@ async function outcome(
 
 /**
  * Registers the behaviour every ItemStore adapter must show. `open` makes a fresh, empty store
- * for each test; the suite closes it afterwards. `options` name where a test server is known to
- * differ from the database it stands in for.
+ * for each test; the suite closes it afterwards.
  */
-export function describeItemStoreContract(
-  name: string,
-  open: () => Promise<ItemStore>,
-  options: ContractOptions = {},
-): void {
+export function describeItemStoreContract(name: string, open: () => Promise<ItemStore>): void {
   describe(`${name} (ItemStore contract)`, () => {
     let store: ItemStore
     const list = async () => (await parseJson<Item[]>(await store.list())) ?? []
@@ -267,7 +262,7 @@ export function describeItemStoreContract(
       })
     })
 
-    describeQueryContract(() => store, list, options)
+    describeQueryContract(() => store, list)
     describeRestoreContract(() => store, list)
 
     it('ping resolves while the store answers', async () => {

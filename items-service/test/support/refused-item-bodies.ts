@@ -56,6 +56,17 @@ const changedSilently = (body: (field: string) => string): RefusedBody[] =>
     ['a number beyond the range of a double', '"year":1e400', 'year'],
     ['a number too small to keep', '"rating":1e-400', 'rating'],
     ['an integer beyond 2^53 that would be rounded', '"votes":9007199254740993', 'votes'],
+    [
+      'an integer beyond 2^53 written with a fraction of zeros',
+      '"votes":9007199254740993.0',
+      'votes',
+    ],
+    ['an integer beyond 2^53 written with an exponent', '"votes":9.007199254740993e15', 'votes'],
+    [
+      'an integer beyond 2^53 written with a negative exponent',
+      '"votes":90071992547409930e-1',
+      'votes',
+    ],
     ['a field given twice', '"note":"Once","note":"Twice"', 'note'],
     ['a nested field given twice', '"cast":{"lead":"a","lead":"b"}', 'cast.lead'],
   ].map(([what, field, path]) => {

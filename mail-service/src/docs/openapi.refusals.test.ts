@@ -29,6 +29,12 @@ describe('the document of POST /sendmail', () => {
       'bytes that are not UTF-8 in the name',
       'an email given twice',
       'a number beyond the range of a double in another field',
+      ...[
+        '9007199254740993',
+        '9007199254740993.0',
+        '9.007199254740993e15',
+        '90071992547409930e-1',
+      ].map((number) => `an integer beyond 2^53 that would be rounded, as ${number}`),
       'invalid JSON',
       'an empty body',
     ])

@@ -122,6 +122,15 @@ export const refusedMailBodies: RefusedMailBody[] = [
     'x',
     'is beyond the range of a number (about ±1.8e308): it would be stored as null',
   ),
+  ...['9007199254740993', '9007199254740993.0', '9.007199254740993e15', '90071992547409930e-1'].map(
+    (number) =>
+      changedSilently(
+        `an integer beyond 2^53 that would be rounded, as ${number}`,
+        `{"email":"ada@example.com","name":"Ada","x":${number}}`,
+        'x',
+        'is an integer beyond ±2^53 that a number cannot hold exactly: send it as a string',
+      ),
+  ),
   notAnObject('invalid JSON', '{"email": "ada@example.com",', 'request body is not valid JSON'),
   notAnObject('an empty body', '', 'request body is not valid JSON'),
   notAnObject(

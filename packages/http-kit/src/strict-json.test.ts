@@ -130,6 +130,25 @@ describe('parseStrictJson', () => {
     expect(issues(parse(`{"n":[${number}]}`))).toEqual([{ path: 'n.0', message }])
   })
 
+  it.each([
+    '9007199254740993.0',
+    '9.007199254740993e15',
+    '9.007199254740993E+15',
+    '90071992547409930e-1',
+    '0.9007199254740993e16',
+    '-9007199254740993.000',
+    '123456789012345678901234567890',
+    '1.23456789012345678901e30',
+  ])('names an integer that would be rounded however it is written: %s', (number) => {
+    expect(issues(parse(`{"n":${number}}`))).toEqual([{ path: 'n', message: says.inexact }])
+  })
+
+  it('keeps a number whose double gives it back, however written, and rounds a fraction', () => {
+    const text =
+      '[1.5, 1e3, 9007199254740992.000, 9.007199254740992e15, 1e300, 1e23, 2.5e-3, 9007199254740993.5]'
+    expect(parse(text)).toMatchObject({ ok: true, value: JSON.parse(text) })
+  })
+
   it('keeps numbers that are exact, however written', () => {
     const text = '[0, -0, 0e-400, 0.0, 9007199254740992, 18014398509481984, 1e20, 5e-324, 0.1]'
     expect(parse(text)).toMatchObject({ ok: true, value: JSON.parse(text) })
@@ -149,6 +168,31 @@ describe('parseStrictJson', () => {
       { path: long, message: says.duplicateName },
       { path: 'é', message: says.duplicateName },
     ])
+  })
+
+  it('names a field given twice however the text is spaced, and whatever its strings hold', () => {
+    for (const text of [
+      '{"a" :1,"a":2}',
+      '{"a"\n:\t1 , "a" : 2}',
+      '{"x":"\\":","a":1,"a":2}',
+      '{"x":":)","a":1,"a":2}',
+    ]) {
+      expect(issues(parse(text))).toEqual([{ path: 'a', message: says.duplicateName }])
+    }
+    for (const text of ['{"x":"\\":"}', '[":)"]', '{"a" : ":", "b" :"\\\\" }']) {
+      expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text), text })
+    }
+  })
+
+  it('keeps a byte order mark a string or a name begins with: "\ufeffa" and "a" are two names', () => {
+    const text = '{"\ufeffa":"\ufeff","a":1}'
+    expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text), text })
+  })
+
+  it('names a number too small to keep however many zeros it is written with', () => {
+    const tiny = `0.${'0'.repeat(330)}1`
+    expect(issues(parse(`{"n":[0,${tiny}]}`))).toEqual([{ path: 'n.1', message: says.tooSmall }])
+    expect(parse(`[0,0.${'0'.repeat(300)}]`)).toMatchObject({ ok: true })
   })
 
   it('names at most 20 issues', () => {

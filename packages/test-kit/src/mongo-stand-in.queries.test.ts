@@ -160,14 +160,51 @@ describe('MongoStandIn queries', () => {
   })
 })
 
-describe('MongoStandIn, where it follows mingo rather than MongoDB', () => {
-  it('sorts strings by UTF-16 unit: U+1F600 before U+FF21, where MongoDB (UTF-8) puts it after', async () => {
-    const strings = db.collection<Loose>(`strings_${collections}`)
-    await strings.insertMany([{ s: '\uFF21' }, { s: '\u{1F600}' }, { s: 'z' }])
-    const sorted = await strings.find().sort({ s: 1 }).toArray()
-    expect(sorted.map(({ s }) => s)).toEqual(['z', '\u{1F600}', '\uFF21'])
+describe('MongoStandIn, strings in MongoDB’s order: by code point, as their UTF-8 bytes', () => {
+  // By UTF-16 unit (JavaScript's `<`), U+1F600 (surrogates from U+D800) comes before U+FF21.
+  const [z, fullWidthA, grinning] = ['z', '\uFF21', '\u{1F600}']
+  let strings: Collection<Loose>
+  beforeEach(async () => {
+    strings = db.collection<Loose>(`strings_${collections}`)
+    await strings.insertMany([{ s: fullWidthA }, { s: grinning }, { s: z }, { s: '\uFF5E' }])
+  })
+  const values = (found: Document[]) => found.map(({ s }) => s)
+
+  it('sorts a find by code point, either way, and pages through it', async () => {
+    expect(values(await strings.find().sort({ s: 1 }).toArray())).toEqual([
+      z,
+      fullWidthA,
+      '\uFF5E',
+      grinning,
+    ])
+    expect(values(await strings.find().sort({ s: -1 }).limit(2).toArray())).toEqual([
+      grinning,
+      '\uFF5E',
+    ])
+    const after = strings.find({ s: { $gt: '\uFF5E' } }).sort({ s: 1 })
+    expect(values(await after.toArray())).toEqual([grinning])
   })
 
+  it('compares by code point in $gt, $gte, $lt and $lte, and in an aggregation’s $sort', async () => {
+    const found = async (filter: Document) => values(await strings.find(filter).toArray()).sort()
+    expect(await found({ s: { $lt: grinning } })).toEqual([z, fullWidthA, '\uFF5E'].sort())
+    expect(await found({ s: { $lte: fullWidthA } })).toEqual([z, fullWidthA].sort())
+    expect(await found({ s: { $gte: '\uFF5E' } })).toEqual(['\uFF5E', grinning].sort())
+    const sorted = await strings.aggregate([{ $sort: { s: -1 } }]).toArray()
+    expect(values(sorted)).toEqual([grinning, '\uFF5E', fullWidthA, z])
+  })
+
+  it('orders any two strings as their UTF-8 bytes order', async () => {
+    const pieces = ['a', 'é', '\uD7FF', '\uE000', '\uFF5E', '\uFFFF', '\u{10000}', '\u{1F600}']
+    const texts = pieces.flatMap((one) => pieces.map((two) => one + two))
+    await strings.insertMany(texts.map((s) => ({ s, text: true })))
+    const sorted = values(await strings.find({ text: true }).sort({ s: 1 }).toArray())
+    const byBytes = [...texts].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    expect(sorted).toEqual(byBytes)
+  })
+})
+
+describe('MongoStandIn, where it follows mingo rather than MongoDB', () => {
   it('compares Longs beyond 2^53 by their text, where MongoDB compares the numbers', async () => {
     const big = db.collection<Loose>(`big_${collections}`)
     await big.insertMany([

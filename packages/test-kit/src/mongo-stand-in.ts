@@ -44,8 +44,11 @@ type Held = { socket: Socket; command: WireCommand; timer: NodeJS.Timeout }
  * writes. Sessions' fields are accepted and ignored; transactions are refused.
  *
  * Where it differs from MongoDB (mingo's choices, kept where cheap fixes were not possible):
- * strings compare as JavaScript compares them, by UTF-16 code units, where MongoDB compares
- * UTF-8 bytes (they differ for characters past U+FFFF against U+E000 to U+FFFF); a stored
+ * strings inside an array or an embedded document compare as JavaScript compares them, by
+ * UTF-16 code units, where MongoDB compares UTF-8 bytes (they differ for characters past U+FFFF
+ * against U+E000 to U+FFFF), and so do strings in expressions (`$expr`, `$max`) and
+ * `arrayFilters` (sorts and the range operators of filters order strings by code point, as
+ * MongoDB does: `codePointContext`); a stored
  * document's integer-like field names (`"1994"`) come first, as in any JavaScript object, where
  * MongoDB keeps the order they were written in; values of different BSON types sort in mingo's
  * order (ObjectIds after dates, where MongoDB puts them before booleans), and Longs beyond 2^53

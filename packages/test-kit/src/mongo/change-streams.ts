@@ -1,10 +1,9 @@
 import { type Document, Long, type Timestamp } from 'bson'
-import { aggregate } from 'mingo'
 import type { Catalog } from './catalog.js'
 import { type Change, placeOf, tokenOf } from './change-log.js'
 import { CommandError } from './command-error.js'
 import type { Cursors } from './cursors.js'
-import { mingoOptions } from './query.js'
+import { runPipeline } from './query.js'
 
 /** One open change stream: what it watches, how it tells, and the last change it passed. */
 type Stream = {
@@ -102,7 +101,7 @@ export class ChangeStreams {
         if (!this.#shows(stream, change)) continue
         const event = this.#event(stream, change)
         if (stream.pipeline.length === 0) events.push(event)
-        else events.push(...aggregate([event], stream.pipeline, mingoOptions()))
+        else events.push(...runPipeline([event], stream.pipeline))
         if (this.#invalidates(stream, change)) {
           events.push({
             _id: tokenOf(change.seq, true),

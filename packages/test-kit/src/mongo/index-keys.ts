@@ -1,9 +1,9 @@
 import { type Document, EJSON } from 'bson'
-import { Query } from 'mingo'
 import { resolve } from 'mingo/util'
 import { CommandError } from './command-error.js'
 import { shellText } from './documents.js'
 import type { IndexSpec } from './index-specs.js'
+import { matches } from './query.js'
 
 /**
  * The keys `document` has in the index, each as `{ field: value }` (MongoDB's `keyValue`): one,
@@ -14,7 +14,7 @@ export function indexKeys(spec: IndexSpec, document: Document): Document[] {
   const fields = Object.keys(spec.key)
   const values = fields.map((field) => resolve(document, field))
   if (spec.sparse && values.every((value) => value === undefined)) return []
-  if (spec.partialFilterExpression && !new Query(spec.partialFilterExpression).test(document)) {
+  if (spec.partialFilterExpression && !matches(document, spec.partialFilterExpression)) {
     return []
   }
   let keys: Document[] = [{}]

@@ -1,6 +1,8 @@
 import type { Document } from 'bson'
-import { Query } from 'mingo'
+import { Aggregator } from 'mingo/aggregator'
+import { Query } from 'mingo/query'
 import type { CollationSpec, Options } from 'mingo/types'
+import { codePointContext } from './code-point-order.js'
 
 /** What selects documents: a filter and how find, update, delete and findAndModify order them. */
 export type Selection = {
@@ -13,11 +15,13 @@ export type Selection = {
 }
 
 /**
- * mingo's options for a command: scripts off (MongoDB would run `$where` on the server; mingo
- * would want a function, which no command can carry), the command's collation.
+ * mingo's options for a command: its operators, but strings ordered by code point as in MongoDB
+ * (`codePointContext`), scripts off (MongoDB would run `$where` on the server; mingo would want
+ * a function, which no command can carry), the command's collation.
  */
 export function mingoOptions(collation?: Document, extra: Partial<Options> = {}): Partial<Options> {
   return {
+    context: codePointContext,
     scriptEnabled: false,
     ...(collation && { collation: collation as CollationSpec }),
     ...extra,
@@ -32,13 +36,22 @@ export function select(documents: readonly Document[], selection: Selection): Do
   const { filter = {}, skip, limit, projection, collation } = selection
   const { $natural, ...sort } = selection.sort ?? {}
   const source = $natural === -1 ? [...documents].reverse() : documents
-  let cursor = new Query(filter, mingoOptions(collation)).find<Document>(source as Document[])
-  if (Object.keys(sort).length > 0) cursor = cursor.sort(sort)
-  if (skip) cursor = cursor.skip(skip)
-  if (limit) cursor = cursor.limit(limit)
-  const found = cursor.all()
+  const options = mingoOptions(collation)
+  let found = new Query(filter, options).find<Document>(source as Document[]).all()
+  // The pipeline's `$sort`, not the cursor's: only the pipeline's orders strings by code point.
+  if (Object.keys(sort).length > 0) found = runPipeline(found, [{ $sort: sort }], options)
+  if (skip || limit) found = found.slice(skip ?? 0, limit ? (skip ?? 0) + limit : undefined)
   if (!projection || Object.keys(projection).length === 0) return found
   return found.map((document) => project(document, projection))
+}
+
+/** The documents an aggregation pipeline answers, with `mingoOptions`' operators. */
+export function runPipeline(
+  documents: readonly Document[],
+  pipeline: Document[],
+  options: Partial<Options> = mingoOptions(),
+): Document[] {
+  return new Aggregator(pipeline, options).run<Document>(documents as Document[])
 }
 
 /** Whether `document` matches `filter`. */

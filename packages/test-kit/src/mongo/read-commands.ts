@@ -1,9 +1,8 @@
 import { calculateObjectSize, type Document } from 'bson'
-import { aggregate as mingoAggregate } from 'mingo'
 import type { Catalog } from './catalog.js'
 import { CommandError } from './command-error.js'
 import type { Cursors } from './cursors.js'
-import { mingoOptions, select } from './query.js'
+import { mingoOptions, runPipeline, select } from './query.js'
 
 /** `find`: filter, sort, projection, skip and limit (negative: one batch), in batches. */
 export function find(catalog: Catalog, cursors: Cursors, body: Document): Document {
@@ -43,14 +42,14 @@ export function aggregate(catalog: Catalog, cursors: Cursors, body: Document): D
   const [first, ...rest] = pipeline
   if (first?.$collStats) {
     const stats = collectionStats(collection?.documents ?? [], first.$collStats)
-    const results = mingoAggregate([stats], rest, mingoOptions(body.collation))
+    const results = runPipeline([stats], rest, mingoOptions(body.collation))
     return cursors.first(`${db}.${body.aggregate}`, results, { batchSize: body.cursor?.batchSize })
   }
   const options = mingoOptions(body.collation, {
     collectionResolver: (name) => [...(catalog.get(db, name)?.documents ?? [])],
     ...(body.let && { variables: body.let }),
   })
-  const results = mingoAggregate([...(collection?.documents ?? [])], pipeline, options)
+  const results = runPipeline([...(collection?.documents ?? [])], pipeline, options)
   const namespace = `${db}.${collection ? body.aggregate : '$cmd.aggregate'}`
   return cursors.first(namespace, results, { batchSize: body.cursor?.batchSize })
 }

@@ -1,9 +1,9 @@
 import type { Document } from 'bson'
-import { aggregate, update } from 'mingo'
+import { update } from 'mingo'
 import { setValue } from 'mingo/util'
 import { CommandError } from './command-error.js'
 import { copy, isOperatorObject, sameBytes, withIdFirst } from './documents.js'
-import { mingoOptions } from './query.js'
+import { mingoOptions, runPipeline } from './query.js'
 
 /** An update's `u`: operators (`$set`...), a replacement document, or a pipeline (an array). */
 export type UpdateKind = 'operators' | 'replacement' | 'pipeline'
@@ -50,7 +50,7 @@ export function applyUpdate(
           throw new CommandError('BadValue', `${name} is not allowed to be used within an update`)
         }
       }
-      next = aggregate([copy(document)], u as Document[], mingoOptions())[0] ?? {}
+      next = runPipeline([copy(document)], u as Document[])[0] ?? {}
       break
     case 'replacement':
       next = { ...(document._id !== undefined && { _id: document._id }), ...u }
