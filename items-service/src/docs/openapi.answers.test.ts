@@ -47,6 +47,18 @@ const feedWithin = (events: { maxStreams?: number; maxStreamsPerClient?: number 
     log: () => {},
     events,
   }).request('/items/events')
+/** A write whose body starts and never ends, to an app that waits 50 ms for it. */
+const lateBody = (method: 'POST' | 'PUT', path: string) => async () => {
+  const body = new ReadableStream<Uint8Array>({
+    start: (controller) => controller.enqueue(new TextEncoder().encode('{"id":')),
+  })
+  const app = createApp({
+    store: failingStore(() => new Error('unused')),
+    log: () => {},
+    bodyTimeoutMs: 50,
+  })
+  return app.request(path, { method, headers: json, body, duplex: 'half' } as RequestInit)
+}
 const tooBig = JSON.stringify({ ...movies.shawshank, notes: 'x'.repeat(70_000) })
 const cases: Case[] = [
   { operation: 'get /healthz', status: 200, send: get('/healthz') },
@@ -67,6 +79,8 @@ const cases: Case[] = [
     status: 415,
     send: post(shawshank, { 'content-type': 'text/plain', ...key }),
   },
+  { operation: 'post /items', status: 408, send: lateBody('POST', '/items') },
+  { operation: 'put /items/{id}', status: 408, send: lateBody('PUT', '/items/tt0068646') },
   { operation: 'put /items/{id}', status: 200, send: put('tt0068646', '{"genre":"Drama"}') },
   { operation: 'put /items/{id}', status: 400, send: put('tt0068646', '{}') },
   { operation: 'put /items/{id}', status: 401, send: put('tt0068646', '{"genre":"Drama"}', json) },

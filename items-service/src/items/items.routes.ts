@@ -77,6 +77,10 @@ const noSpace = errorEntry(
   'no space left to store the write',
 )
 const tooLarge = errorEntry('Body larger than 64 KiB', 'request body is larger than 65536 bytes')
+const lateBody = errorEntry(
+  'The body did not all arrive within BODY_TIMEOUT_MS; the connection closes',
+  'the request body did not arrive within 30 s',
+)
 const notJson = errorEntry(
   'Content-Type is not application/json',
   'Content-Type must be application/json',
@@ -187,6 +191,7 @@ export const createItemRoute = apiRoute(
       401: unauthorized,
       403: foreignPage,
       409: errorEntry('An item with that id exists', "an item with id 'tt0111161' already exists"),
+      408: lateBody,
       413: tooLarge,
       415: notJson,
       503: unavailable,
@@ -223,6 +228,7 @@ export const updateItemRoute = apiRoute(
         "an item with id 'tt0068646' already exists",
       ),
       412: preconditionFailed,
+      408: lateBody,
       413: tooLarge,
       415: notJson,
       503: unavailable,

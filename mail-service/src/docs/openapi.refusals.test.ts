@@ -1,7 +1,7 @@
 import { OpenApiContract } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refusedMailBodies } from '../../test/support/refused-mail-bodies.js'
-import { type TestApp, testApp } from '../../test/support/test-app.js'
+import { apiKey, type TestApp, testApp } from '../../test/support/test-app.js'
 
 let t: TestApp
 let contract: OpenApiContract
@@ -46,5 +46,29 @@ describe('the document of POST /sendmail', () => {
     ['other fields, ignored', { email: 'ada@example.com', name: 'Ada', note: 1 }],
   ])('admits %s, as the service does', (_, body) => {
     expect(contract.requestBodyProblems('post', '/sendmail', body)).toEqual([])
+  })
+})
+
+describe('the document of POST /sendmail, for a body that does not arrive', () => {
+  it('lists the 408 the service answers, with its error', async () => {
+    const late = await testApp({ bodyTimeoutMs: 50 })
+    try {
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(new TextEncoder().encode('{"email":')),
+      })
+      // testApp checks every response against the app's own document.
+      const response = await late.app.request('/sendmail', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-apikey': apiKey },
+        body,
+        duplex: 'half',
+      } as RequestInit)
+      expect(response.status).toBe(408)
+      expect(await response.json()).toEqual({
+        error: 'the request body did not arrive within 0.05 s',
+      })
+    } finally {
+      await late.cleanup()
+    }
   })
 })

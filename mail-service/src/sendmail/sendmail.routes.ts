@@ -53,6 +53,10 @@ export const sendMailRoute = apiRoute(
         ],
       }),
       401: errorEntry('Missing or wrong `x-apikey`', 'Unauthorized'),
+      408: errorEntry(
+        'The body did not all arrive within BODY_TIMEOUT_MS; the connection closes',
+        'the request body did not arrive within 30 s',
+      ),
       413: errorEntry('The body is larger than 16 KiB', 'request body is larger than 16384 bytes'),
       409: errorEntry(
         'A request with this `Idempotency-Key` is still in progress',
