@@ -92,6 +92,19 @@ describe("the Worker's rate limits, counted in the mail state object", () => {
     noKeysOrCountsInTheBase()
   })
 
+  it('counts one inbox once however its domain is spelt: IDNA ASCII form, as on Node', async () => {
+    const spellings = [
+      'ada@münchen.de',
+      'ADA@xn--mnchen-3ya.de',
+      'ada+x@ｍünchen.de',
+      'ada@MÜNCHEN.DE',
+    ]
+    const statuses = []
+    for (const email of spellings) statuses.push((await send({ email, name: 'Ada' })).status)
+    expect(statuses).toEqual([201, 201, 201, 429])
+    expect(outbound.toMailgun()).toHaveLength(3)
+  })
+
   it('sends every time with RATE_LIMIT_PER_RECIPIENT=0', async () => {
     const unlimited = await warmedUp(
       workerForThisTest({ ...bindings, RATE_LIMIT_PER_RECIPIENT: '0' }),

@@ -35,6 +35,7 @@ describe('GET /openapi.json on the recipient limit', () => {
   it('says that a 429 counts an inbox, not a spelling', () => {
     const tooMany = operation('/sendmail', 'post')?.responses['429']?.description ?? ''
     expect(tooMany).toContain('the address in lower case, without the `+tag` of its local part')
+    expect(tooMany).toContain('its domain in its IDNA ASCII form')
     expect(tooMany).toContain('dots are kept')
   })
 })

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { recipientOf } from './buckets.js'
 import { describeRateLimit, rateLimitSetting } from './rate-limit.js'
 
 describe('rateLimitSetting', () => {
@@ -25,25 +24,5 @@ describe('rateLimitSetting', () => {
   it('describes a limit in its own units', () => {
     expect(describeRateLimit({ count: 3, windowMs: 3_600_000 })).toBe('3 per 1h')
     expect(describeRateLimit({ count: 60, windowMs: 90_000 })).toBe('60 per 90s')
-  })
-})
-
-describe('recipientOf', () => {
-  it('counts an address in lower case, the local part included', () => {
-    expect(recipientOf('Ada@Example.COM')).toBe('ada@example.com')
-    expect(recipientOf('VICTIM@gmail.com')).toBe(recipientOf('victim@gmail.com'))
-  })
-
-  it('removes the +tag of the local part, but not of the domain', () => {
-    expect(recipientOf('victim+1@gmail.com')).toBe('victim@gmail.com')
-    expect(recipientOf('Victim+news+more@Gmail.com')).toBe('victim@gmail.com')
-  })
-
-  it('keeps the dots, which only some providers ignore', () => {
-    expect(recipientOf('v.ictim@gmail.com')).toBe('v.ictim@gmail.com')
-  })
-
-  it('keeps a local part that starts with +: it has no tag to remove', () => {
-    expect(recipientOf('+1@example.com')).toBe('+1@example.com')
   })
 })

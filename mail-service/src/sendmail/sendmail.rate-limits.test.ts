@@ -50,6 +50,35 @@ describe('rate limits on POST /sendmail', () => {
     expect(delivered()).toHaveLength(3)
   })
 
+  it('counts one inbox once however its domain is spelt: IDNA ASCII form, full-width letters', async () => {
+    const spellings = [
+      'ada@münchen.de',
+      'ada@xn--mnchen-3ya.de',
+      'ADA@MÜNCHEN.DE',
+      'ada@ｍünchen.de',
+      'ada+x@Ｍünchen.de',
+    ]
+    const statuses = []
+    for (const email of spellings) statuses.push((await sendMail(t.app, to(email))).status)
+    expect(statuses).toEqual([201, 201, 201, 429, 429])
+    expect(delivered()).toEqual(spellings.slice(0, 3))
+    for (let n = 0; n < 3; n++) await sendMail(t.app, to(`bob+${n}@example.com`))
+    expect((await sendMail(t.app, to('bob@ｅxample.com'))).status).toBe(429)
+  })
+
+  it('refuses a local part over 64 octets and a label over 63, naming the limit', async () => {
+    const long = await sendMail(t.app, to(`${'a'.repeat(65)}@example.com`))
+    expect(long.status).toBe(400)
+    expect(await long.json()).toMatchObject({
+      issues: [{ path: 'email', message: 'must have a local part of at most 64 octets' }],
+    })
+    const label = await sendMail(t.app, to(`ada@${'b'.repeat(64)}.com`))
+    expect(label.status).toBe(400)
+    expect(JSON.stringify(await label.json())).toMatch(/labels of at most 63/)
+    expect((await sendMail(t.app, to(`${'a'.repeat(64)}@${'b'.repeat(63)}.com`))).status).toBe(201)
+    expect(delivered()).toHaveLength(1)
+  })
+
   it('counts an address with other dots as another inbox: only some providers ignore dots', async () => {
     for (let n = 0; n < 3; n++) await sendMail(t.app, to('victim@gmail.com'))
     expect((await sendMail(t.app, to('v.ictim@gmail.com'))).status).toBe(201)

@@ -74,8 +74,9 @@ export const sendMailRoute = apiRoute(
         ...errorEntry(
           'Over RATE_LIMIT_PER_RECIPIENT or RATE_LIMIT_PER_KEY; nothing was sent. The ' +
             'recipient limit counts an inbox, not a spelling: the address in lower case, ' +
-            'without the `+tag` of its local part (`Ada+news@Example.com` counts as ' +
-            '`ada@example.com`; dots are kept)',
+            'without the `+tag` of its local part, its domain in its IDNA ASCII form ' +
+            '(`Ada+news@Ｅxample.com` counts as `ada@example.com`, `ada@münchen.de` as ' +
+            '`ada@xn--mnchen-3ya.de`; dots are kept)',
           'too many sends for this recipient; try again in 60 s',
         ),
         headers: {

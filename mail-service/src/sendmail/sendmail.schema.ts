@@ -1,5 +1,6 @@
 import { documented, malformedText, named } from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
+import { addressProblem, tooLong } from '../rate-limits/inbox.js'
 
 // Addresses hold ASCII `atext` and, beyond ASCII, letters and digits of any script (\p{L},
 // \p{N}). A published pattern must mean the same with and without the `u` flag (Spectral
@@ -25,6 +26,10 @@ const label = `${alnum}(?:${alnumOrHyphen}*${alnum})?`
  */
 const addressShape = new RegExp(`^${atext}+(?:\\.${atext}+)*@(?:${label}\\.)+${label}$`)
 const lettersBeyondAscii = /^[\p{ASCII}\p{L}\p{N}]*$/u
+// The lengths as patterns count characters, which are octets where they are ASCII; the
+// refinement after them counts octets, with the domain in its ASCII form.
+const localPartOf64 = new RegExp(`^(?:[^@\\ud800-\\udfff]|${pair}){1,64}@`)
+const labelsOf63 = new RegExp(`@(?:${alnumOrHyphen}{1,63}\\.)+${alnumOrHyphen}{1,63}$`)
 const invalidAddress = 'must be exactly one email address, like ada@example.com'
 /** Cc and the Unicode line and paragraph separators, as ranges: the same with or without `u`. */
 const controlRanges = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029'
@@ -37,17 +42,25 @@ export const sendMailBodySchema = named(
   z.object({
     email: documented(
       z.string().check(
-        z.maxLength(254, 'must be at most 254 characters'),
+        z.maxLength(254, { error: 'must be at most 254 characters', abort: true }),
         z.regex(addressShape, { error: invalidAddress, abort: true }),
-        z.refine((email) => lettersBeyondAscii.test(email), invalidAddress),
+        z.refine((email) => lettersBeyondAscii.test(email), { error: invalidAddress, abort: true }),
+        z.regex(localPartOf64, { error: tooLong.localPart, abort: true }),
+        z.regex(labelsOf63, { error: tooLong.label, abort: true }),
+        z.superRefine((email, context) => {
+          const problem = addressProblem(email)
+          if (problem) context.addIssue({ code: 'custom', message: problem, input: email })
+        }),
       ),
       // No `format: email`: it refuses the Unicode addresses this accepts.
       {
         example: 'ada@example.com',
         description:
           'One bare address. Beyond ASCII only letters and digits (Unicode L and N), which the ' +
-          'pattern cannot say: it admits any character there. Delivered and logged as given; ' +
-          'the recipient rate limit counts it in lower case, without the `+tag` of its local part.',
+          'pattern cannot say: it admits any character there. At most 64 octets (UTF-8) before ' +
+          'the `@`, and labels of at most 63 and 254 octets in all with the domain in its IDNA ' +
+          'ASCII form. Delivered and logged as given; the recipient rate limit counts it with ' +
+          'its domain in that form, in lower case, without the `+tag` of its local part.',
       },
     ),
     name: documented(

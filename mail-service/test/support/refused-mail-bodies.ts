@@ -81,6 +81,27 @@ export const refusedMailBodies: RefusedMailBody[] = [
     }),
     issues: [{ path: 'email', message: 'must be at most 254 characters' }],
   },
+  {
+    what: 'an email with a local part of 65 octets',
+    body: JSON.stringify({ email: `${'a'.repeat(65)}@example.com`, name }),
+    issues: [{ path: 'email', message: 'must have a local part of at most 64 octets' }],
+  },
+  {
+    what: 'an email with a domain label of 64 characters',
+    body: JSON.stringify({ email: `ada@${'b'.repeat(64)}.com`, name }),
+    issues: [
+      {
+        path: 'email',
+        message: 'must have domain labels of at most 63 characters in their ASCII (IDNA) form',
+      },
+    ],
+  },
+  {
+    what: 'an email whose domain IDNA refuses',
+    body: JSON.stringify({ email: 'ada@xn--a.example', name }),
+    issues: [{ path: 'email', message: 'must have a domain IDNA can map, like example.com' }],
+    notInDocument: 'a pattern cannot say what IDNA maps; the schema admits any letter there',
+  },
   withName('empty', '', 'must not be empty'),
   withName('blank', '   ', 'must not be blank'),
   withName('101 characters long', 'n'.repeat(101), 'must be at most 100 characters'),
