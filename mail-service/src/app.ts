@@ -46,6 +46,11 @@ export type AppDeps = {
   rateLimits?: RateLimits
   /** How long a client waits for the provider before a 504 (MAIL_TIMEOUT_MS). */
   timeoutMs?: number
+  /**
+   * How long the transport follows a send before it gives up (MAIL_GIVE_UP_MS): a key without
+   * an answer a minute after it is no longer taken to be in progress.
+   */
+  giveUpMs?: number
   /** Keeps sends that outlive their request; the Node entry waits for it when stopping. */
   background?: Background
 }
@@ -70,6 +75,7 @@ export function createApp({
   counter,
   rateLimits = { perRecipient: null, perKey: null },
   timeoutMs = 10_000,
+  giveUpMs = 30_000,
   background = new Background(),
   bodyTimeoutMs,
 }: AppDeps) {
@@ -97,7 +103,7 @@ export function createApp({
   app.include(
     sendMailApp({
       ...{ mailer, mailLog, template, retry, logError },
-      ...{ idempotency, counter, rateLimits, timeoutMs, background },
+      ...{ idempotency, counter, rateLimits, timeoutMs, giveUpMs, background },
     }),
   )
   app.include(recordsApp({ mailLog, outbox, readerOf: recordReader(adminApiKeys), logError }))

@@ -62,21 +62,13 @@ describe('DurableIdempotencyStore', () => {
     expect(takes.filter((held) => held === null)).toHaveLength(1)
   })
 
-  it('frees a key left without an answer for abandonAfterMs, and only then', async () => {
-    const store = harness.idempotencyStore(randomUUID(), { abandonAfterMs: 60_000 })
-    const now = Date.now()
-    await store.take('k', record(now - 60_000))
-    expect(await store.take('k', record(now - 1, 'body-2'))).toEqual(record(now - 60_000))
-    expect(await store.take('k', record(now, 'body-2'))).toBeNull()
-  })
-
   it('never frees nor rewrites a key that has its answer', async () => {
-    const store = harness.idempotencyStore(randomUUID(), { abandonAfterMs: 60_000 })
+    const store = harness.idempotencyStore(randomUUID())
     const now = Date.now()
     await store.take('k', record(now))
-    await store.complete('k', { status: 201, body: 'first' })
+    await store.complete('k', { status: 201, body: 'first' }, now)
     await store.release('k')
-    await store.complete('k', { status: 201, body: 'second' })
+    await store.complete('k', { status: 201, body: 'second' }, now)
     expect((await store.take('k', record(now + 2 * hour)))?.answer).toEqual({
       status: 201,
       body: 'first',

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BuiltEntry, killBuiltEntries, MailgunStandIn } from '@movies-and-mail/test-kit'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ensureBuilt, startServer } from './support/run-server.js'
 
 const queued = '{"id":"<20260101120000.1@mg.example.com>","message":"Queued. Thank you."}'
@@ -84,6 +84,46 @@ describe('the built service, retried and flooded', () => {
     expect(deliveries()).toEqual({ 'ada@example.com': 1 })
     const log = await fetch(`${restarted.url}/maillog`, { headers: { 'x-apikey': key } })
     expect(await log.json()).toHaveLength(1)
+  })
+
+  it('never sends a keyed mail twice across a kill -9 mid-send', async () => {
+    const service = await start()
+    mailgun.reply = { status: 200, body: queued, delayMs: 100 }
+    const bodies = Array.from({ length: 20 }, (_, n) => ({ email: `r${n}@example.com`, name: 'R' }))
+    const firsts = bodies.map((body, n) =>
+      send(service.url, body, `crash-${n}`).then(
+        (response) => response.status,
+        () => 'cut',
+      ),
+    )
+    await vi.waitFor(() => expect(mailgun.requests.length).toBeGreaterThanOrEqual(8), {
+      timeout: 10_000,
+      interval: 5,
+    })
+    service.kill('SIGKILL')
+    await service.exited
+    expect(await Promise.all(firsts)).toContain('cut')
+    mailgun.reply = { status: 200, body: queued }
+
+    const restarted = await start()
+    const log = (await (
+      await fetch(`${restarted.url}/maillog?limit=100`, { headers: { 'x-apikey': key } })
+    ).json()) as { email: string }[]
+    const logged = new Set(log.map((record) => record.email))
+    for (const [n, body] of bodies.entries()) {
+      const retry = await send(restarted.url, body, `crash-${n}`)
+      if (logged.has(body.email)) {
+        // Sent and logged before the kill: its answer, completed from the mail log.
+        expect([body.email, retry.status, retry.headers.get('idempotent-replayed')]).toEqual([
+          body.email,
+          201,
+          'true',
+        ])
+      } else {
+        expect([body.email, [201, 409].includes(retry.status)]).toEqual([body.email, true])
+      }
+    }
+    expect(Object.values(deliveries()).every((count) => count === 1)).toBe(true)
   })
 
   it('lets one of two simultaneous sends with one key through', async () => {

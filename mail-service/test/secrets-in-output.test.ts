@@ -65,7 +65,7 @@ describe('the Mailgun transport', () => {
       logError: (line) => lines.push(line),
     })
     const result = await mailer.send({ from: 'a@b.c', to: 'd@e.f', subject: 's', text: 't' })
-    expect(result).toMatchObject({ ok: false, status: 502 })
+    expect(result).toMatchObject({ outcome: 'refused', status: 502 })
     expect(lines.join('\n')).toContain('relay:***@127.0.0.1')
     expect(lines.join('\n')).not.toContain(secret)
   })

@@ -6,6 +6,7 @@ import {
   holdMailgunResponse,
   mailgunBody,
   outbound,
+  sendTo,
   statusesOf,
   useWorker,
   warmedUp,
@@ -72,6 +73,65 @@ describe('the Worker with an Idempotency-Key, keys in the mail state object', ()
     expect(await retry.text()).toBe(mailgunBody)
     expect(outbound.toMailgun()).toHaveLength(1)
     expect(outbound.deta.items('maillog')).toEqual([expect.objectContaining(ada)])
+  })
+})
+
+describe('the Worker when Mailgun took the message but its answer cannot be read', () => {
+  const key = { 'idempotency-key': 'signup-4712' }
+  it.each([
+    ['an empty body', async () => new Response('', { status: 200 }), 'its answer is empty'],
+    [
+      'invalid JSON',
+      async () => new Response('{"id":', { status: 200 }),
+      'its answer is not a JSON object',
+    ],
+  ])('%s: 202, logged, replayed to a retry, sent once', async (_, answer, why) => {
+    outbound.mailgunResponse = answer
+    const first = await send(ada, key)
+    expect(first.status).toBe(202)
+    const body = await first.text()
+    expect(JSON.parse(body)).toEqual({
+      message: `sent: the mail provider took the message (status 200), but ${why}`,
+    })
+    outbound.mailgunResponse = accepted
+    const retry = await send(ada, key)
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([202, 'true'])
+    expect(await retry.text()).toBe(body)
+    expect(outbound.toMailgun()).toHaveLength(1)
+    expect(outbound.deta.items('maillog')).toEqual([
+      expect.objectContaining({ ...ada, output: { status: 200, unreadable: why } }),
+    ])
+  })
+
+  it('takes a body that stalls after its headers as sent: the late 202 replayed to a retry', async () => {
+    const patient = await warmedUp(workerForThisTest({ ...bindings, MAIL_GIVE_UP_MS: '700' }))
+    outbound.mailgunResponse = async () => {
+      const half = new TextEncoder().encode(mailgunBody.slice(0, 20))
+      const stalled = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(half) })
+      return new Response(stalled, { status: 200, headers: { 'content-type': 'application/json' } })
+    }
+    expect((await sendTo(patient, ada, key)).status).toBe(504)
+    await vi.waitFor(async () => expect((await sendTo(patient, ada, key)).status).toBe(202), {
+      timeout: 5_000,
+    })
+    const retry = await sendTo(patient, ada, key)
+    expect(retry.headers.get('idempotent-replayed')).toBe('true')
+    expect(await retry.json()).toEqual({
+      message: 'sent: the mail provider took the message (status 200), but its answer stalled',
+    })
+    expect(outbound.toMailgun()).toHaveLength(1)
+  })
+
+  it('keeps the key of a send Mailgun never answered: 504, then 409, never sent again', async () => {
+    const patient = await warmedUp(workerForThisTest({ ...bindings, MAIL_GIVE_UP_MS: '700' }))
+    holdMailgunResponse()
+    expect((await sendTo(patient, ada, key)).status).toBe(504)
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    outbound.mailgunResponse = accepted
+    const retry = await sendTo(patient, ada, key)
+    expect(retry.status).toBe(409)
+    expect(outbound.toMailgun()).toHaveLength(1)
+    expect(outbound.deta.items('maillog')).toEqual([])
   })
 })
 

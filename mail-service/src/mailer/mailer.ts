@@ -4,13 +4,21 @@ export type OutgoingMail = { from: string; to: string; subject: string; text: st
 /** The outcome of a send, in the terms the HTTP response needs. */
 export type SendResult =
   | {
-      ok: true
+      outcome: 'sent'
       /** The provider's body, byte for byte, to pass on to the client. */
       body: string
       /** The same body parsed, for the mail log. */
       output: Record<string, unknown>
     }
-  | { ok: false; status: number; error: string }
+  /**
+   * The provider answered 2xx, so it took the message, but its answer could not be read (not a
+   * JSON object, or cut while it came): sent all the same. `status` is the provider's.
+   */
+  | { outcome: 'sent-unreadable'; status: number; reason: string }
+  /** The provider refused it or could not be reached: nothing was sent. */
+  | { outcome: 'refused'; status: number; error: string }
+  /** No answer before the transport gave up: the message may have been sent. */
+  | { outcome: 'unknown'; error: string }
 
 /**
  * Sends one message. What the provider answers, or that it could not be reached, is a

@@ -27,7 +27,11 @@ describe('MailgunMailer, when Mailgun refuses a message', () => {
       body: `{"message":"'to' parameter is not a valid address. please check documentation"}`,
     }
     const { sender, lines } = mailer()
-    expect(await sender.send(mail)).toEqual({ ok: false, status: 400, error: 'Bad Request' })
+    expect(await sender.send(mail)).toEqual({
+      outcome: 'refused',
+      status: 400,
+      error: 'Bad Request',
+    })
     expect(lines).toEqual([
       "mailgun: refused with 400: 'to' parameter is not a valid address. please check documentation",
     ])
@@ -40,7 +44,7 @@ describe('MailgunMailer, when Mailgun refuses a message', () => {
       body: `Forbidden\r\nkey ${apiKey} is not valid\n${'x'.repeat(10_000)}`,
     }
     const { sender, lines } = mailer()
-    expect(await sender.send(mail)).toMatchObject({ ok: false, status: 401 })
+    expect(await sender.send(mail)).toMatchObject({ outcome: 'refused', status: 401 })
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^mailgun: refused with 401: Forbidden key \*\*\* is not valid x+…$/)
     expect(lines[0]).not.toContain(apiKey)
@@ -50,7 +54,7 @@ describe('MailgunMailer, when Mailgun refuses a message', () => {
   it('says so when Mailgun gives no reason', async () => {
     mailgun.reply = { status: 429, body: '' }
     const { sender, lines } = mailer()
-    expect(await sender.send(mail)).toMatchObject({ ok: false, status: 429 })
+    expect(await sender.send(mail)).toMatchObject({ outcome: 'refused', status: 429 })
     expect(lines).toEqual(['mailgun: refused with 429: (no reason given)'])
   })
 })

@@ -38,6 +38,8 @@ export class MailgunMailer implements Mailer {
     form.append('to', mail.to)
     form.append('subject', mail.subject)
     form.append('text', mail.text)
+    /** The status of a 2xx once its headers came: from then on the message was taken. */
+    let taken: number | undefined
     const request = async (signal: AbortSignal) => {
       const response = await fetch(this.#url, {
         method: 'POST',
@@ -46,41 +48,61 @@ export class MailgunMailer implements Mailer {
         redirect: 'manual',
         signal,
       })
-      return this.#read(response)
+      if (response.status >= 200 && response.status < 300) taken = response.status
+      return this.#read(response, signal)
     }
     try {
       // The response's body is read within the same wait: a provider may stall halfway through.
       return await withDeadline(this.#timeoutMs, request, { what: 'the mail provider' })
     } catch (error) {
+      if (taken !== undefined) return this.#unreadable(taken, 'its answer stalled', describe(error))
       if (error instanceof DeadlineExceededError) {
         this.#logError(`mailgun: no answer within ${this.#timeoutMs} ms`)
-        return { ok: false, status: 504, error: 'the mail provider did not answer in time' }
+        return { outcome: 'unknown', error: 'the mail provider did not answer in time' }
       }
       this.#logError(`mailgun: request failed: ${describe(error)}`)
-      return { ok: false, status: 502, error: 'the mail provider could not be reached' }
+      return { outcome: 'refused', status: 502, error: 'the mail provider could not be reached' }
     }
   }
 
-  async #read(response: Response): Promise<SendResult> {
+  async #read(response: Response, signal: AbortSignal): Promise<SendResult> {
     const { status } = response
-    if (status > 201) {
+    if (status < 200 || status >= 300) {
       if (status < 400) {
         await response.body?.cancel()
         this.#logError(`mailgun: unexpected status ${status}`)
-        return { ok: false, status: 502, error: 'the mail provider gave an unexpected answer' }
+        return {
+          outcome: 'refused',
+          status: 502,
+          error: 'the mail provider gave an unexpected answer',
+        }
       }
       // The caller gets the status text, as the specification says; the operator, Mailgun's
       // reason ("'to' parameter is not a valid address"), which is all that says what to fix.
       this.#logError(`mailgun: refused with ${status}: ${await refusalReason(response)}`)
-      return { ok: false, status, error: response.statusText || reasonPhrase(status) }
+      return { outcome: 'refused', status, error: response.statusText || reasonPhrase(status) }
     }
-    const body = await response.text()
+    let body: string
+    try {
+      body = await response.text()
+    } catch (error) {
+      // Given up on: `send` says so, once.
+      if (signal.aborted) throw error
+      return this.#unreadable(status, 'its answer was cut off', describe(error))
+    }
     const output = parseObject(body)
     if (!output) {
-      this.#logError(`mailgun: status ${status} with a body that is not a JSON object`)
-      return { ok: false, status: 502, error: 'the mail provider gave an unreadable answer' }
+      const what = body === '' ? 'its answer is empty' : 'its answer is not a JSON object'
+      return this.#unreadable(status, what)
     }
-    return { ok: true, body, output }
+    return { outcome: 'sent', body, output }
+  }
+
+  /** A 2xx whose body could not be read: Mailgun took the message all the same. */
+  #unreadable(status: number, reason: string, detail?: string): SendResult {
+    const why = detail === undefined ? reason : `${reason} (${detail})`
+    this.#logError(`mailgun: status ${status}, the message was taken, but ${why}`)
+    return { outcome: 'sent-unreadable', status, reason }
   }
 }
 

@@ -9,8 +9,8 @@ const mail = { from: 'me@example.com', to: 'ada@example.com', subject: 'Hi', tex
 describe('OutboxMailer', () => {
   it('answers like Mailgun, with an id of the shape <timestamp.hex@outbox.local>', async () => {
     const result = await new OutboxMailer(new MemoryMailLog()).send(mail, owner)
-    expect(result.ok).toBe(true)
-    if (!result.ok) return
+    expect(result.outcome).toBe('sent')
+    if (result.outcome !== 'sent') return
     expect(JSON.parse(result.body)).toEqual(result.output)
     expect(result.output).toEqual({
       id: expect.stringMatching(/^<\d{14}\.[0-9a-f]{16}@outbox\.local>$/),
@@ -24,7 +24,7 @@ describe('OutboxMailer', () => {
     const [kept] = await outbox.list({ limit: 10, owner })
     expect(kept).toEqual({
       ...mail,
-      id: result.ok ? result.output.id : undefined,
+      id: result.outcome === 'sent' ? result.output.id : undefined,
       queuedAt: expect.any(String),
       _id: expect.any(String),
     })

@@ -31,7 +31,7 @@ export class OutboxMailer implements Mailer {
       throw new StoreUnavailableError('the outbox is unavailable', { cause: error })
     }
     const output = { id, message: 'Queued. Thank you.' }
-    return { ok: true, body: JSON.stringify(output), output }
+    return { outcome: 'sent', body: JSON.stringify(output), output }
   }
 
   /** What was captured, newest first: of one owner, or every message (`ListOptions`). */

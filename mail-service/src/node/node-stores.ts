@@ -1,6 +1,5 @@
 import type { Settings } from '../env.js'
 import type { StateStores } from '../ports/state-stores.js'
-import { abandonKeysAfterMs } from '../stores/abandoned-keys.js'
 import { detaStores } from '../stores/deta/deta-stores.js'
 import { EmbeddedStores } from '../stores/embedded/embedded-stores.js'
 
@@ -43,7 +42,6 @@ export async function openNodeStores(settings: Settings): Promise<NodeStores> {
     dbName: mongo.dbName,
     timeoutMs: settings.mail.timeoutMs,
     retentionDays: settings.mailLogRetentionDays,
-    abandonAfterMs: abandonKeysAfterMs(settings),
   })
   const mongoWhere = `MongoDB at ${serversOf(mongo.url)}, database ${mongo.dbName}`
   const close = () => state.close()

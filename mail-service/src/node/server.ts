@@ -32,6 +32,7 @@ runNodeService(
       template: settings.mail,
       rateLimits: settings.rateLimits,
       timeoutMs: settings.mail.timeoutMs,
+      giveUpMs: settings.mail.giveUpMs,
       background,
       log: requestLines,
     })

@@ -1,7 +1,10 @@
-/** What a key keeps of a request that succeeded: its answer (only a 201 is kept), to give again. */
-export type KeptResponse = { status: 201; body: string }
+/**
+ * What a key keeps of a request the provider took, to give again: its 201 (the provider's
+ * answer), or the 202 of a send whose answer could not be read (`sendmail/provider-answer.ts`).
+ */
+export type KeptResponse = { status: 201 | 202; body: string }
 
-/** A key's record: taken by a request in progress, or holding that request's answer. */
+/** A key's record: taken by a request in progress or of unknown outcome, or holding its answer. */
 export type IdempotencyRecord = {
   /** The digest of the request's body, to tell a repeat from another request. */
   fingerprint: string
@@ -9,23 +12,36 @@ export type IdempotencyRecord = {
   takenAt: number
   /** When the key is forgotten (ms since the epoch). */
   expiresAt: number
-  /** Absent while the request is in progress. */
+  /** Absent while the request is in progress, or when its outcome is unknown. */
   answer?: KeptResponse
+  /**
+   * Set by a store that knows no request is in progress under a key without an answer: the
+   * process that took it ended (the embedded store, which one process owns). Other stores leave
+   * it to the time since `takenAt`.
+   */
+  orphaned?: true
 }
 
 /**
  * Where `Idempotency-Key`s are kept, durable where the store is (a restart forgets nothing).
- * Keys come scoped and hashed (`scopedKey`), so a store never holds a caller's API key.
+ * Keys come scoped and hashed (`scopedKey`), so a store never holds a caller's API key. A key
+ * whose request may have sent a mail is never free again before it expires: only `release`
+ * frees it, for a request that sent nothing.
  */
 export interface IdempotencyStore {
   /**
-   * Takes `key` for a new request, unless a record that has not expired holds it: then
-   * resolves with that record and changes nothing. Resolves null when the key was taken.
+   * Takes `key` for a new request, unless a record that has not expired holds it, with an
+   * answer or without: then resolves with that record and changes nothing. Resolves null when
+   * the key was taken.
    */
   take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null>
-  /** Keeps the answer under a key this process took. */
-  complete(key: string, answer: KeptResponse): Promise<void>
-  /** Frees a key this process took, so that a retry is a new request. */
+  /**
+   * Keeps `answer` under `key` while it holds the take of `takenAt` without an answer,
+   * whichever process took it (a later one completes a key from the mail log); otherwise
+   * changes nothing: an answer once kept never changes.
+   */
+  complete(key: string, answer: KeptResponse, takenAt: number): Promise<void>
+  /** Frees a key this process took, whose request sent nothing: a retry is a new request. */
   release(key: string): Promise<void>
   /** Forgets records that expired before `now`; how many. */
   prune(now: number): Promise<number>

@@ -4,12 +4,10 @@ import {
   StoreUnavailableError,
   withDeadline,
 } from '@movies-and-mail/store-kit'
-import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { keyDigest } from '../api-keys/key-owner.js'
 import { composeMail, type Mailer, type MailTemplate, type SendResult } from '../mailer/mailer.js'
 import {
   fingerprintOf,
-  type IdempotencyRecord,
   type IdempotencyStore,
   idempotencyKeyTtlMs,
   scopedKey,
@@ -17,6 +15,9 @@ import {
 import type { MailLog, MailLogEntry } from '../ports/mail-log.js'
 import type { Admission, SendCounter } from '../ports/send-counter.js'
 import { bucketsFor, type RateLimits } from '../rate-limits/buckets.js'
+import { heldOutcome, outcomeUnknown } from './held-key.js'
+import { failure, type SendMailOutcome } from './outcome.js'
+import { sentAnswer } from './provider-answer.js'
 
 /** How a mail log insert that failed is tried again, after `delayMs` times the attempt. */
 export type MailLogRetry = { attempts?: number; delayMs?: number }
@@ -30,6 +31,8 @@ export type SendMailDeps = {
   rateLimits: RateLimits
   /** How long the client waits for a store, and for the provider (MAIL_TIMEOUT_MS). */
   timeoutMs: number
+  /** How long a send is followed before the transport gives up (MAIL_GIVE_UP_MS). */
+  giveUpMs: number
   retry?: MailLogRetry | undefined
   logError: (line: string) => void
 }
@@ -43,25 +46,14 @@ export type SendMailRequest = {
   idempotencyKey?: string | undefined
 }
 
-/** The status of an answer that is not the provider's 201: ours, or the provider's own. */
-export type FailureStatus = Exclude<ContentfulStatusCode, 201>
-
-/** The answer: the provider's bytes (a 201, first or replayed), or why not. */
-export type SendMailOutcome = (
-  | { status: 201; body: string }
-  | { status: FailureStatus; body: { error: string } }
-) & {
-  headers?: Record<string, string>
-  /** A send that outlived the client's wait (504), settling on its own: keep it running. */
-  followUp?: Promise<void>
-}
-
 /**
  * `POST /sendmail` from its checked request to its answer: the `Idempotency-Key` (a repeat gets
- * the first answer and sends nothing), the rate limits (429), the send (504 once the client has
- * waited `timeoutMs`: the send is followed to its end), then its outcome kept: logged under the
- * API key's digest (the record's owner) and the key completed when the provider accepted it;
- * otherwise the count given back and the key freed.
+ * the first answer and sends nothing, `held-key.ts`), the rate limits (429), the send (504 once
+ * the client has waited `timeoutMs`: the send is followed to its end), then its outcome kept.
+ * Taken by the provider (any 2xx, its body readable or not): logged under the API key's digest
+ * (the record's owner) and the key completed. Refused: the count given back and the key freed.
+ * Unknown (no answer before the transport gave up): the count and the key kept, so that a retry
+ * never sends it again.
  * A store that fails or hangs throws store-kit's `StoreUnavailableError` or `StoreFullError`,
  * which the error handler answers 503 or 507; nothing was sent then.
  */
@@ -80,7 +72,7 @@ export async function sendMail(
     const held = await askStore(deps, 'store of idempotency keys', () =>
       deps.idempotency.take(key, record),
     )
-    if (held) return heldOutcome(held, fingerprint)
+    if (held) return heldOutcome(deps, { key, held, fingerprint, owner, now })
   }
   const freeKey = async () => {
     if (key !== undefined) await deps.idempotency.release(key).catch(() => {})
@@ -106,17 +98,28 @@ export async function sendMail(
     await deps.counter.giveBack(buckets, now, Date.now()).catch(() => {})
     await freeKey()
   }
-  const settle = async (result: SendResult) => {
-    if (!result.ok) return notSent()
-    await logSent(deps, { email, name, output: result.output }, owner)
-    if (key === undefined) return
-    await deps.idempotency.complete(key, { status: 201, body: result.body }).catch((error) => {
-      deps.logError(`sendmail: could not keep the answer of an Idempotency-Key: ${error}`)
-    })
+  const settle = async (result: SendResult): Promise<SendMailOutcome> => {
+    if (result.outcome === 'refused') {
+      await notSent()
+      return failure(result.status, result.error)
+    }
+    if (result.outcome === 'unknown') {
+      // It may have reached an inbox: it counts, and the key stays taken until it expires.
+      deps.logError(`sendmail: the outcome of a send is unknown: ${result.error}`)
+      return failure(504, key === undefined ? result.error : `${result.error}; ${outcomeUnknown}`)
+    }
+    const { output, ...answer } = sentAnswer(result)
+    await logSent(deps, { email, name, output }, owner)
+    if (key !== undefined) {
+      await deps.idempotency.complete(key, answer, now).catch((error: unknown) => {
+        deps.logError(`sendmail: could not keep the answer of an Idempotency-Key: ${error}`)
+      })
+    }
+    return answer
   }
 
-  // The client waits for the provider alone: once it accepted in time, the client gets its 201
-  // however long the mail log takes.
+  // The client waits for the provider alone: once it took the message in time, the client gets
+  // its answer however long the mail log takes.
   const sending = deps.mailer.send(composeMail(deps.template, { email, name }), owner)
   let result: SendResult
   try {
@@ -126,27 +129,10 @@ export async function sendMail(
       await notSent()
       throw error
     }
-    const followUp = sending.then(settle, notSent)
+    const followUp = sending.then(settle, notSent).then(() => {})
     return { ...failure(504, 'the mail provider did not answer in time'), followUp }
   }
-  await settle(result)
-  return result.ok ? { status: 201, body: result.body } : failure(result.status, result.error)
-}
-
-/** An answer that is not the provider's 201: a status and why. */
-function failure(status: number, error: string, headers?: Record<string, string>): SendMailOutcome {
-  // A provider's status is any number; hono names the statuses it knows, one by one.
-  return { status: status as FailureStatus, body: { error }, ...(headers && { headers }) }
-}
-
-/** The answer to a key an earlier request holds: that request's answer again, or why not. */
-function heldOutcome(held: IdempotencyRecord, fingerprint: string): SendMailOutcome {
-  if (held.fingerprint !== undefined && held.fingerprint !== fingerprint) {
-    return failure(422, 'this Idempotency-Key was used with another request body')
-  }
-  if (!held.answer) return failure(409, 'a request with this Idempotency-Key is in progress')
-  const { status, body } = held.answer
-  return { status, body, headers: { 'idempotent-replayed': 'true' } }
+  return settle(result)
 }
 
 /** 429, naming the limit that refused and when a send fits in it again. */

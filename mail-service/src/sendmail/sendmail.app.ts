@@ -3,7 +3,7 @@ import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import type { Background } from './background.js'
 import { type SendMailDeps, sendMail } from './send-mail.js'
 import { sendMailRoute } from './sendmail.routes.js'
-import type { ProviderAnswer } from './sendmail.schema.js'
+import type { ProviderAnswer, UnreadableAnswer } from './sendmail.schema.js'
 
 const encoder = new TextEncoder()
 
@@ -21,9 +21,12 @@ export function sendMailApp({ background, ...deps }: SendMailDeps & { background
       idempotencyKey: c.req.valid('header')['idempotency-key'],
     })
     if (outcome.followUp) background.keep(outcome.followUp, c)
-    // The 201 is the provider's own bytes, passed on as they came.
+    // The 201 is the provider's own bytes, passed on as they came; the 202 ours, kept as made.
     if (outcome.status === 201) {
       return jsonBytes<ProviderAnswer, 201>(c, encoder.encode(outcome.body), 201, outcome.headers)
+    }
+    if (outcome.status === 202) {
+      return jsonBytes<UnreadableAnswer, 202>(c, encoder.encode(outcome.body), 202, outcome.headers)
     }
     const { status, body, headers } = outcome
     return c.json(body, status, headers)

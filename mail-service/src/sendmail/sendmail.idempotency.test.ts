@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { apiKey, appPerTest, sendMail, testApp } from '../../test/support/test-app.js'
+import { keyDigest } from '../api-keys/key-owner.js'
+import { fingerprintOf, idempotencyKeyTtlMs, scopedKey } from '../ports/idempotency-store.js'
+import type { MailLogEntry } from '../ports/mail-log.js'
+import { EmbeddedStores } from '../stores/embedded/embedded-stores.js'
+import { outcomeUnknown } from './held-key.js'
 
 const queued =
   '{"id":"<20260101120000.5f3c9a1b2d4e6f70@mg.example.com>","message":"Queued. Thank you."}'
@@ -134,20 +142,152 @@ describe('a provider slower than MAIL_TIMEOUT_MS', () => {
     await slow.cleanup()
   })
 
-  it('frees the key when the provider never answers within MAIL_GIVE_UP_MS', async () => {
+  it('keeps the key when the provider never answers within MAIL_GIVE_UP_MS: never sent again', async () => {
     const slow = await testApp({
       mailgunUrl: mailgun.baseUrl,
       timeoutMs: 400,
+      giveUpMs: 400,
       clientTimeoutMs: 100,
     })
     mailgun.reply = 'hang'
     expect((await sendMail(slow.app, ada, withKey('gone'))).status).toBe(504)
     await slow.background.settled()
     mailgun.reply = { status: 200, body: queued }
-    expect(
-      (await sendMail(slow.app, ada, withKey('gone'))).headers.get('idempotent-replayed'),
-    ).toBeNull()
-    expect(await slow.mailLog.list({ limit: 10 })).toHaveLength(1)
+    const soon = await sendMail(slow.app, ada, withKey('gone'))
+    expect([soon.status, soon.headers.get('retry-after')]).toEqual([409, '1'])
+    // Once no request can still be in progress under it, the key says its outcome is unknown.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 60_000 })
+    try {
+      const later = await sendMail(slow.app, ada, withKey('gone'))
+      expect(later.status).toBe(409)
+      expect(await later.json()).toEqual({ error: outcomeUnknown })
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(mailgun.requests).toHaveLength(1)
+    expect(await slow.mailLog.list({ limit: 10 })).toEqual([])
     await slow.cleanup()
+  })
+
+  it('answers 504 naming the unknown outcome when the client waits as long as the send', async () => {
+    const slow = await testApp({ mailgunUrl: mailgun.baseUrl, timeoutMs: 200, giveUpMs: 200 })
+    mailgun.reply = 'hang'
+    const first = await sendMail(slow.app, ada, withKey('gone'))
+    expect(first.status).toBe(504)
+    expect((await first.json()).error).toContain('it is not sent again with this key')
+    expect((await sendMail(slow.app, ada, withKey('gone'))).status).toBe(409)
+    expect(mailgun.requests).toHaveLength(1)
+    await slow.cleanup()
+  })
+
+  it('sends again without a key, as before: nothing holds it', async () => {
+    const slow = await testApp({ mailgunUrl: mailgun.baseUrl, timeoutMs: 200, giveUpMs: 200 })
+    mailgun.reply = 'hang'
+    expect((await sendMail(slow.app, ada)).status).toBe(504)
+    mailgun.reply = { status: 200, body: queued }
+    expect((await sendMail(slow.app, ada)).status).toBe(201)
+    expect(mailgun.requests).toHaveLength(2)
+    await slow.cleanup()
+  })
+})
+
+describe('a provider that took the message (2xx) but whose answer cannot be read', () => {
+  it.each([
+    ['invalid JSON', { status: 200, body: '{"id": <1@x>' }, 'its answer is not a JSON object'],
+    ['an empty body', { status: 200, body: '' }, 'its answer is empty'],
+    ['an array', { status: 200, body: '[]' }, 'its answer is not a JSON object'],
+    ['a string', { status: 200, body: '"Queued"' }, 'its answer is not a JSON object'],
+    [
+      'a connection cut after its headers',
+      { status: 200, body: queued, cutAfterHeaders: true as const },
+      'its answer was cut off',
+    ],
+  ])(
+    '%s: 202, logged as sent, the key completed and replayed, sent once',
+    async (_, reply, why) => {
+      mailgun.reply = reply
+      const first = await sendMail(t.app, ada, withKey('taken'))
+      const message = `sent: the mail provider took the message (status 200), but ${why}`
+      expect(first.status).toBe(202)
+      expect(await first.json()).toEqual({ message })
+      const logged = await t.mailLog.list({ limit: 10 })
+      expect(logged).toEqual([
+        expect.objectContaining({ ...ada, output: { status: 200, unreadable: why } }),
+      ])
+      mailgun.reply = { status: 200, body: queued }
+      const retry = await sendMail(t.app, ada, withKey('taken'))
+      expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([202, 'true'])
+      expect(await retry.json()).toEqual({ message })
+      expect(mailgun.requests).toHaveLength(1)
+      expect(await t.mailLog.list({ limit: 10 })).toHaveLength(1)
+    },
+  )
+
+  it('counts it against the rate limits: it reached an inbox', async () => {
+    const limited = await testApp({
+      mailgunUrl: mailgun.baseUrl,
+      rateLimits: { perRecipient: { count: 1, windowMs: 3_600_000 }, perKey: null },
+    })
+    mailgun.reply = { status: 200, body: '' }
+    expect((await sendMail(limited.app, ada)).status).toBe(202)
+    expect((await sendMail(limited.app, ada)).status).toBe(429)
+    await limited.cleanup()
+  })
+})
+
+describe('a key its process left without an answer (it ended mid-send)', () => {
+  const openLeftKey = async (logged: Record<string, unknown> | undefined) => {
+    const dir = await mkdtemp(join(tmpdir(), 'mail-left-key-'))
+    const before = new EmbeddedStores(dir)
+    const now = Date.now()
+    const fingerprint = await fingerprintOf(ada)
+    const record = { fingerprint, takenAt: now, expiresAt: now + idempotencyKeyTtlMs }
+    const key = await scopedKey(apiKey, 'left')
+    expect(await (await before.idempotency()).take(key, record)).toBeNull()
+    if (logged) {
+      const log = await before.open<MailLogEntry>('maillog')
+      await log.insert({ ...ada, output: logged }, await keyDigest(apiKey))
+    }
+    await before.close()
+    const after = new EmbeddedStores(dir)
+    const app = await testApp({
+      mailgunUrl: mailgun.baseUrl,
+      mailLog: await after.open<MailLogEntry>('maillog'),
+      idempotency: await after.idempotency(),
+    })
+    onTestFinished(async () => {
+      await app.cleanup()
+      await after.close()
+      await rm(dir, { recursive: true, force: true })
+    })
+    return app
+  }
+
+  it('is completed from the mail log when its send is there: the answer replayed, not sent', async () => {
+    const app = await openLeftKey(JSON.parse(queued))
+    const retry = await sendMail(app.app, ada, withKey('left'))
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, 'true'])
+    expect(await retry.json()).toEqual(JSON.parse(queued))
+    expect((await sendMail(app.app, ada, withKey('left'))).status).toBe(201)
+    expect(mailgun.requests).toHaveLength(0)
+  })
+
+  it('replays the 202 of a logged send whose answer could not be read', async () => {
+    const app = await openLeftKey({ status: 200, unreadable: 'its answer is empty' })
+    const retry = await sendMail(app.app, ada, withKey('left'))
+    expect(retry.status).toBe(202)
+    expect(await retry.json()).toEqual({
+      message: 'sent: the mail provider took the message (status 200), but its answer is empty',
+    })
+    expect(mailgun.requests).toHaveLength(0)
+  })
+
+  it('answers 409 naming the unknown outcome when its send is not in the log: never sent', async () => {
+    const app = await openLeftKey(undefined)
+    const retry = await sendMail(app.app, ada, withKey('left'))
+    expect(retry.status).toBe(409)
+    expect(await retry.json()).toEqual({ error: outcomeUnknown })
+    expect(retry.headers.get('retry-after')).toBeNull()
+    expect(mailgun.requests).toHaveLength(0)
   })
 })

@@ -2,7 +2,11 @@ import { guarded, jsonObjectBody } from '@movies-and-mail/http-kit/app'
 import { apiRoute, documented, errorEntry } from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
 import { validIdempotencyKey } from '../ports/idempotency-store.js'
-import { providerAnswerSchema, sendMailBodySchema } from './sendmail.schema.js'
+import {
+  providerAnswerSchema,
+  sendMailBodySchema,
+  unreadableAnswerSchema,
+} from './sendmail.schema.js'
 
 /** Largest accepted body. */
 export const maxSendMailBodyBytes = 16 * 1024
@@ -46,6 +50,19 @@ export const sendMailRoute = apiRoute(
         },
         content: { 'application/json': { schema: providerAnswerSchema } },
       },
+      202: {
+        description:
+          'Sent: the provider answered 2xx, but its answer could not be read (not a JSON ' +
+          'object, empty, or cut off). Logged with `output: {status, unreadable}`; a retry ' +
+          'with the same `Idempotency-Key` gets this response again and sends nothing',
+        headers: {
+          'Idempotent-Replayed': {
+            description: '`true` when this is the kept response of an earlier request with the key',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        },
+        content: { 'application/json': { schema: unreadableAnswerSchema } },
+      },
       400: errorEntry('The body is not JSON, not an object, or fails validation', {
         error: 'invalid request body',
         issues: [
@@ -58,10 +75,20 @@ export const sendMailRoute = apiRoute(
         'the request body did not arrive within 30 s',
       ),
       413: errorEntry('The body is larger than 16 KiB', 'request body is larger than 16384 bytes'),
-      409: errorEntry(
-        'A request with this `Idempotency-Key` is still in progress',
-        'a request with this Idempotency-Key is in progress',
-      ),
+      409: {
+        ...errorEntry(
+          'A request with this `Idempotency-Key` is still in progress (with `Retry-After`), or ' +
+            'its outcome is unknown (the provider never answered, or the service stopped ' +
+            'mid-send): the mail may have been sent, so it is never sent again with this key',
+          'a request with this Idempotency-Key is in progress',
+        ),
+        headers: {
+          'Retry-After': {
+            description: 'While the request is in progress: seconds before asking again',
+            schema: { type: 'integer', minimum: 1 },
+          },
+        },
+      },
       415: errorEntry(
         'The body is not `application/json`',
         'Content-Type must be application/json',
@@ -87,7 +114,7 @@ export const sendMailRoute = apiRoute(
         },
       },
       502: errorEntry(
-        'The mail provider could not be reached or gave an unreadable answer',
+        'The mail provider could not be reached or answered a redirect; nothing was sent',
         'the mail provider could not be reached',
       ),
       503: errorEntry(
@@ -96,7 +123,8 @@ export const sendMailRoute = apiRoute(
       ),
       504: errorEntry(
         'The mail provider did not answer within MAIL_TIMEOUT_MS; the send is still followed ' +
-          'up to MAIL_GIVE_UP_MS, and a retry with the same `Idempotency-Key` gets its outcome',
+          'up to MAIL_GIVE_UP_MS, and a retry with the same `Idempotency-Key` gets its outcome ' +
+          '(409 while it is not known)',
         'the mail provider did not answer in time',
       ),
       507: errorEntry('No space left to store the request', 'no space left to store the request'),

@@ -102,3 +102,14 @@ export const providerAnswerSchema = named(
 )
 
 export type ProviderAnswer = z.infer<typeof providerAnswerSchema>
+
+export const unreadableAnswerSchema = named('UnreadableAnswer', z.object({ message: z.string() }), {
+  description:
+    'The provider answered 2xx, so it took the message, but its answer could not be read',
+  example: {
+    message:
+      'sent: the mail provider took the message (status 200), but its answer is not a JSON object',
+  },
+})
+
+export type UnreadableAnswer = z.infer<typeof unreadableAnswerSchema>

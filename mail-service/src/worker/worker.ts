@@ -57,6 +57,7 @@ async function build(bindings: Bindings): Promise<MailApp> {
     adminApiKeys: settings.adminApiKeys,
     rateLimits: settings.rateLimits,
     timeoutMs: settings.mail.timeoutMs,
+    giveUpMs: settings.mail.giveUpMs,
     corsOrigins: settings.corsOrigins,
     bodyTimeoutMs: settings.bodyTimeoutMs,
     template: settings.mail,

@@ -44,7 +44,7 @@ export function describeIdempotencyStoreContract(
     it('keeps the answer of a completed key and gives it to every repeat', async () => {
       const now = Date.now()
       await fixture.store.take('k1', record(now))
-      await fixture.store.complete('k1', { status: 201, body: '{"id":"<1@x>"}' })
+      await fixture.store.complete('k1', { status: 201, body: '{"id":"<1@x>"}' }, now)
       const held = await fixture.store.take('k1', record(now + 5))
       expect(held).toEqual({ ...record(now), answer: { status: 201, body: '{"id":"<1@x>"}' } })
       expect(await fixture.store.take('k1', record(now + 6))).toEqual(held)
@@ -67,12 +67,13 @@ export function describeIdempotencyStoreContract(
     it('treats an expired key as free, and prunes expired keys', async () => {
       const then = Date.now() - 25 * hour
       await fixture.store.take('old', record(then))
-      await fixture.store.complete('old', { status: 201, body: '{}' })
-      await fixture.store.take('new', record(Date.now()))
-      await fixture.store.complete('new', { status: 201, body: '{}' })
+      await fixture.store.complete('old', { status: 201, body: '{}' }, then)
+      const now = Date.now()
+      await fixture.store.take('new', record(now))
+      await fixture.store.complete('new', { status: 201, body: '{}' }, now)
       expect(await fixture.store.take('old', record(Date.now(), 'body-2'))).toBeNull()
       await fixture.store.take('old2', record(then))
-      await fixture.store.complete('old2', { status: 201, body: '{}' })
+      await fixture.store.complete('old2', { status: 201, body: '{}' }, then)
       if (!fixture.expiresItself) expect(await fixture.store.prune(Date.now())).toBe(1)
       expect(await fixture.store.take('old2', record(Date.now(), 'body-3'))).toBeNull()
       expect((await fixture.store.take('new', record(Date.now())))?.answer?.status).toBe(201)
@@ -82,11 +83,59 @@ export function describeIdempotencyStoreContract(
       if (!fixture.reopen) return skip()
       const now = Date.now()
       await fixture.store.take('k1', record(now))
-      await fixture.store.complete('k1', { status: 201, body: '{"id":"<1@x>"}' })
+      await fixture.store.complete('k1', { status: 201, body: '{"id":"<1@x>"}' }, now)
       const reopened = await fixture.reopen()
       expect((await reopened.take('k1', record(now + 1)))?.answer).toEqual({
         status: 201,
         body: '{"id":"<1@x>"}',
+      })
+    })
+
+    it('keeps a key taken without an answer until it expires: a send of unknown outcome', async () => {
+      const now = Date.now()
+      await fixture.store.take('k1', record(now))
+      for (const later of [now + 2 * hour, now + 23 * hour]) {
+        const held = await fixture.store.take('k1', record(later, 'body-2'))
+        expect(held).toMatchObject(record(now))
+        expect(held?.answer).toBeUndefined()
+      }
+      expect(await fixture.store.take('k1', record(now + 24 * hour, 'body-2'))).toBeNull()
+    })
+
+    it('keeps a key without an answer taken across a restart, its take as it was', async ({
+      skip,
+    }) => {
+      if (!fixture.reopen) return skip()
+      const now = Date.now()
+      await fixture.store.take('k1', record(now))
+      const reopened = await fixture.reopen()
+      const held = await reopened.take('k1', record(now + hour, 'body-2'))
+      expect(held).toMatchObject(record(now))
+      expect(held?.answer).toBeUndefined()
+    })
+
+    it('completes a key from another process by the take it names, once', async ({ skip }) => {
+      if (!fixture.reopen) return skip()
+      const now = Date.now()
+      await fixture.store.take('k1', record(now))
+      const other = await fixture.reopen()
+      await other.complete('k1', { status: 202, body: '{"message":"sent"}' }, now - 1)
+      expect((await other.take('k1', record(now + 1)))?.answer).toBeUndefined()
+      await other.complete('k1', { status: 202, body: '{"message":"sent"}' }, now)
+      await other.complete('k1', { status: 201, body: '{"id":"<2@x>"}' }, now)
+      expect((await other.take('k1', record(now + 2)))?.answer).toEqual({
+        status: 202,
+        body: '{"message":"sent"}',
+      })
+    })
+
+    it('keeps the 202 of a send whose answer could not be read, as a 201', async () => {
+      const now = Date.now()
+      await fixture.store.take('k1', record(now))
+      await fixture.store.complete('k1', { status: 202, body: '{"message":"sent"}' }, now)
+      expect((await fixture.store.take('k1', record(now + 1)))?.answer).toEqual({
+        status: 202,
+        body: '{"message":"sent"}',
       })
     })
   })

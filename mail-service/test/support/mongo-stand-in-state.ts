@@ -29,7 +29,6 @@ export function useStandInState() {
         dbName: 'data',
         timeoutMs,
         retentionDays: 90,
-        abandonAfterMs: 90_000,
       })
       return state
     },

@@ -45,13 +45,13 @@ export class WorkerStateHarness {
     return answer.value as never
   }
 
-  idempotencyStore(object: string, options: Options = {}): IdempotencyStore {
+  idempotencyStore(object: string): IdempotencyStore {
     const call = (method: string, ...args: unknown[]) =>
-      this.#call({ port: 'idempotency', object, method, args, ...options })
+      this.#call({ port: 'idempotency', object, method, args })
     return {
       take: (key, record) => call('take', key, record),
-      complete: async (key, answer) => {
-        await call('complete', key, answer)
+      complete: async (key, answer, takenAt) => {
+        await call('complete', key, answer, takenAt)
       },
       release: async (key) => {
         await call('release', key)

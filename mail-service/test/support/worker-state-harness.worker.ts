@@ -15,8 +15,6 @@ export type Call = {
   object: string
   method: string
   args: unknown[]
-  /** For the idempotency store. */
-  abandonAfterMs?: number
   /** For the log: the `_id` its next insert proposes, made by the test's own sequence. */
   proposedId?: string
   retentionDays?: number
@@ -26,9 +24,7 @@ type Port = Record<string, (...args: unknown[]) => Promise<unknown>>
 
 function adapterFor(call: Call, state: MailState): Port {
   if (call.port === 'idempotency') {
-    return new DurableIdempotencyStore(state, {
-      abandonAfterMs: call.abandonAfterMs ?? 60_000,
-    }) as unknown as Port
+    return new DurableIdempotencyStore(state) as unknown as Port
   }
   if (call.port === 'counter') return new DurableSendCounter(state) as unknown as Port
   const proposedId = call.proposedId

@@ -13,6 +13,8 @@ export type MailgunRequest = {
 
 export type MailgunReply =
   | { status: number; statusText?: string; body: string; contentType?: string; delayMs?: number }
+  /** The status and headers (a `Content-Length` of `body`), the first half of `body`, then the connection cut. */
+  | { status: number; body: string; cutAfterHeaders: true }
   | 'hang'
 
 /** Mailgun's answer to a message it queued. */
@@ -76,6 +78,15 @@ export class MailgunStandIn {
       })
       const reply = standIn.reply
       if (reply === 'hang') return
+      if ('cutAfterHeaders' in reply) {
+        res.writeHead(reply.status, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(reply.body)),
+        })
+        res.write(reply.body.slice(0, reply.body.length >> 1))
+        setTimeout(() => res.socket?.destroy(), 20)
+        return
+      }
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs))
       res.writeHead(reply.status, reply.statusText ?? '', {
         'content-type': reply.contentType ?? 'application/json',

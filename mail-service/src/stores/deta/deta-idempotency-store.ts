@@ -11,23 +11,22 @@ type DetaBase = ReturnType<ReturnType<typeof Deta>['Base']>
  * Keys in a Deta Base (`idempotency`), shared by every instance that uses it. Taking a key is
  * the Base's own insert, which refuses a key that exists, so two instances cannot both take
  * it; each record carries the Base's expiry, so the Base forgets it after 24 hours by itself.
- * A key left without an answer for `abandonAfterMs` (its instance ended mid-request) is free
- * again.
+ * A key left without an answer (its instance ended mid-request) stays taken until then.
+ * Completing reads the key and writes it: the Base has no conditional write, so of two
+ * instances completing one key at once, the later write stays (both hold the one send's
+ * answer).
  */
 export class DetaIdempotencyStore implements IdempotencyStore {
   readonly #base: DetaBase
-  readonly #abandonAfterMs: number
   /** Keys this instance took, for completing them without a read. */
   readonly #taken = new Map<string, IdempotencyRecord>()
 
   constructor({
     projectKey,
     host,
-    abandonAfterMs,
     baseName = 'idempotency',
-  }: { projectKey: string; host: string; abandonAfterMs: number; baseName?: string }) {
+  }: { projectKey: string; host: string; baseName?: string }) {
     this.#base = Deta(projectKey).Base(baseName, host)
-    this.#abandonAfterMs = abandonAfterMs
   }
 
   async take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
@@ -39,25 +38,29 @@ export class DetaIdempotencyStore implements IdempotencyStore {
     } catch (error) {
       if (!(error instanceof Error && /already exists/.test(error.message))) throw error
     }
-    type Item = IdempotencyRecord & { key: string; __expires?: number }
-    const held = (await this.#base.get(key)) as Item | null
-    const abandoned = held && !held.answer && held.takenAt + this.#abandonAfterMs <= record.takenAt
-    if (held && held.expiresAt > record.takenAt && !abandoned) {
-      const { key: _, __expires: __, ...stored } = held
-      return stored
-    }
+    const held = await this.#read(key)
+    if (held && held.expiresAt > record.takenAt) return held
     await this.#base.put(record, key, { expireAt })
     this.#taken.set(key, record)
     return null
   }
 
-  async complete(key: string, answer: KeptResponse): Promise<void> {
-    const record = this.#taken.get(key)
-    this.#taken.delete(key)
-    if (!record) return
+  async complete(key: string, answer: KeptResponse, takenAt: number): Promise<void> {
+    if (this.#taken.get(key)?.takenAt === takenAt) this.#taken.delete(key)
+    // Read, not remembered: another instance may have completed it from the mail log.
+    const record = await this.#read(key)
+    if (!record || record.takenAt !== takenAt || record.answer) return
     await this.#base.put({ ...record, answer }, key, {
       expireAt: new Date(record.expiresAt),
     })
+  }
+
+  async #read(key: string): Promise<IdempotencyRecord | undefined> {
+    type Item = IdempotencyRecord & { key: string; __expires?: number }
+    const held = (await this.#base.get(key)) as Item | null
+    if (!held) return undefined
+    const { key: _, __expires: __, ...stored } = held
+    return stored
   }
 
   async release(key: string): Promise<void> {

@@ -1,6 +1,5 @@
 import type { Settings } from '../../env.js'
 import type { StateStores } from '../../ports/state-stores.js'
-import { abandonKeysAfterMs } from '../abandoned-keys.js'
 import { DetaIdempotencyStore } from './deta-idempotency-store.js'
 import { DetaMailLog } from './deta-mail-log.js'
 import { DetaSendCounter } from './deta-send-counter.js'
@@ -12,8 +11,7 @@ export function detaStores(settings: Settings): StateStores | undefined {
   return {
     open: async (baseName) =>
       new DetaMailLog({ ...deta, baseName, retentionDays: settings.mailLogRetentionDays }),
-    idempotency: async () =>
-      new DetaIdempotencyStore({ ...deta, abandonAfterMs: abandonKeysAfterMs(settings) }),
+    idempotency: async () => new DetaIdempotencyStore(deta),
     sendCounter: async () => new DetaSendCounter(deta),
   }
 }

@@ -8,25 +8,23 @@ import type { MailState } from './mail-state.js'
 /**
  * Keys in the mail state object (`mail-state-object.ts`), shared by every isolate: taking a key
  * is one check-and-set in the object, so of two requests with one key, on any isolates, one
- * takes it and the other gets its record. A key left without an answer for `abandonAfterMs`
- * (its isolate ended mid-request) is free again; the object forgets expired keys as new ones come.
- * @example new DurableIdempotencyStore(new MailState(env.MAIL_STATE), { abandonAfterMs: 90_000 })
+ * takes it and the other gets its record. A key left without an answer (its isolate ended
+ * mid-request) stays taken until it expires; the object forgets expired keys as new ones come.
+ * @example new DurableIdempotencyStore(new MailState(env.MAIL_STATE))
  */
 export class DurableIdempotencyStore implements IdempotencyStore {
   readonly #state: MailState
-  readonly #abandonAfterMs: number
 
-  constructor(state: MailState, { abandonAfterMs }: { abandonAfterMs: number }) {
+  constructor(state: MailState) {
     this.#state = state
-    this.#abandonAfterMs = abandonAfterMs
   }
 
   take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
-    return this.#state.call((object) => object.takeKey(key, record, this.#abandonAfterMs))
+    return this.#state.call((object) => object.takeKey(key, record))
   }
 
-  complete(key: string, answer: KeptResponse): Promise<void> {
-    return this.#state.call((object) => object.completeKey(key, answer))
+  complete(key: string, answer: KeptResponse, takenAt: number): Promise<void> {
+    return this.#state.call((object) => object.completeKey(key, answer, takenAt))
   }
 
   release(key: string): Promise<void> {

@@ -1,6 +1,5 @@
 import type { Settings } from '../../env.js'
 import type { StateStores } from '../../ports/state-stores.js'
-import { abandonKeysAfterMs } from '../abandoned-keys.js'
 import { DurableIdempotencyStore } from './durable-idempotency-store.js'
 import { DurableMailLog } from './durable-mail-log.js'
 import { DurableSendCounter } from './durable-send-counter.js'
@@ -15,8 +14,7 @@ export function durableStores(settings: Settings, namespace: MailStateNamespace)
   return {
     open: async (log) =>
       new DurableMailLog(state, { log, retentionDays: settings.mailLogRetentionDays }),
-    idempotency: async () =>
-      new DurableIdempotencyStore(state, { abandonAfterMs: abandonKeysAfterMs(settings) }),
+    idempotency: async () => new DurableIdempotencyStore(state),
     sendCounter: async () => new DurableSendCounter(state),
   }
 }

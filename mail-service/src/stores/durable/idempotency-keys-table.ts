@@ -5,8 +5,8 @@ type Row = {
   fingerprint: string
   taken_at: number
   expires_at: number
-  /** The kept answer's: a 201, or none while the request is in progress. */
-  status: 201 | null
+  /** The kept answer's: a 201 or 202, or none while the request is in progress or unknown. */
+  status: 201 | 202 | null
   body: string | null
 }
 
@@ -30,11 +30,10 @@ export class IdempotencyKeysTable {
   }
 
   /**
-   * Takes `key` unless a record that has not expired holds it (then answers that record). A key
-   * still without an answer `abandonAfterMs` after it was taken is free again: the isolate that
-   * took it ended mid-request, and nothing will complete it.
+   * Takes `key` unless a record that has not expired holds it, with an answer or without (then
+   * answers that record): a key whose isolate ended mid-request may have sent its mail.
    */
-  take(key: string, record: IdempotencyRecord, abandonAfterMs: number): IdempotencyRecord | null {
+  take(key: string, record: IdempotencyRecord): IdempotencyRecord | null {
     const [held] = this.#sql
       .exec<Row>(
         'SELECT fingerprint, taken_at, expires_at, status, body FROM idempotency_keys WHERE key = ?',
@@ -42,8 +41,7 @@ export class IdempotencyKeysTable {
       )
       .toArray()
     const now = record.takenAt
-    const abandoned = held?.status === null && held.taken_at + abandonAfterMs <= now
-    if (held && held.expires_at > now && !abandoned) return recordOf(held)
+    if (held && held.expires_at > now) return recordOf(held)
     // Keys leave as new ones come, so the table holds about a day of keys.
     this.#sql.exec('DELETE FROM idempotency_keys WHERE expires_at <= ?', now)
     this.#sql.exec(
@@ -57,13 +55,15 @@ export class IdempotencyKeysTable {
     return null
   }
 
-  /** Keeps the answer of a key still in progress; an answer once kept never changes. */
-  complete(key: string, { status, body }: KeptResponse): void {
+  /** Keeps the answer of the take of `takenAt`, still without one; an answer never changes. */
+  complete(key: string, { status, body }: KeptResponse, takenAt: number): void {
     this.#sql.exec(
-      'UPDATE idempotency_keys SET status = ?, body = ? WHERE key = ? AND status IS NULL',
+      'UPDATE idempotency_keys SET status = ?, body = ? ' +
+        'WHERE key = ? AND taken_at = ? AND status IS NULL',
       status,
       body,
       key,
+      takenAt,
     )
   }
 

@@ -28,16 +28,12 @@ export class MailStateObject extends DurableObject<unknown> {
     this.#records = new MailRecordsTable(ctx.storage.sql)
   }
 
-  takeKey(
-    key: string,
-    record: IdempotencyRecord,
-    abandonAfterMs: number,
-  ): IdempotencyRecord | null {
-    return this.#inOneTransaction(() => this.#keys.take(key, record, abandonAfterMs))
+  takeKey(key: string, record: IdempotencyRecord): IdempotencyRecord | null {
+    return this.#inOneTransaction(() => this.#keys.take(key, record))
   }
 
-  completeKey(key: string, answer: KeptResponse): void {
-    this.#inOneTransaction(() => this.#keys.complete(key, answer))
+  completeKey(key: string, answer: KeptResponse, takenAt: number): void {
+    this.#inOneTransaction(() => this.#keys.complete(key, answer, takenAt))
   }
 
   releaseKey(key: string): void {

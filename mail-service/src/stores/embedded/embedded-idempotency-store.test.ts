@@ -35,13 +35,17 @@ describe('EmbeddedIdempotencyStore', () => {
     await cleanup()
   })
 
-  it('frees a key whose request a previous process never finished', async () => {
+  it('keeps the key of a request a previous process never finished, answered as orphaned', async () => {
     const { store, reopen, cleanup } = await openStores()
     const now = Date.now()
     const record = { fingerprint: 'f', takenAt: now, expiresAt: now + 60_000 }
     await store.take('k', record)
+    expect(await store.take('k', { ...record, fingerprint: 'g' })).toEqual(record)
     const restarted = await reopen()
-    expect(await restarted.take('k', { ...record, fingerprint: 'g' })).toBeNull()
+    expect(await restarted.take('k', { ...record, fingerprint: 'g' })).toEqual({
+      ...record,
+      orphaned: true,
+    })
     await cleanup()
   })
 })

@@ -11,8 +11,8 @@ import type {
  * resolves once it is committed and synced. This process owns the store, so the keys it is
  * taking are also held in memory: two requests with one key cannot both take it, even while
  * the first one's write is in flight. A key whose request was cut by the end of the process
- * (a crash, a kill) is free again at the next start: the mail may have gone out just before,
- * which only the provider's log can tell.
+ * (a crash, a kill) stays taken until it expires, since its mail may have gone out; the next
+ * process answers it `orphaned`: no request of its own is in progress under it.
  */
 export class EmbeddedIdempotencyStore implements IdempotencyStore {
   readonly #env: EmbeddedEnv
@@ -27,11 +27,10 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
 
   async take(key: string, record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
     const taking = this.#taking.get(key)
-    if (taking) return { ...taking }
+    if (taking && taking.expiresAt > record.takenAt) return { ...taking }
     const held = this.#read(key)
-    // A record with no answer that this process is not taking was left by a process that
-    // ended mid-request: nothing will complete it, so the key is free again.
-    if (held?.answer && held.expiresAt > record.takenAt) return held
+    if (held && held.expiresAt > record.takenAt)
+      return held.answer ? held : { ...held, orphaned: true }
     this.#taking.set(key, record)
     try {
       await this.#put(key, record)
@@ -42,13 +41,14 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  async complete(key: string, answer: KeptResponse): Promise<void> {
-    const record = this.#taking.get(key) ?? this.#read(key)
-    if (!record) return
+  async complete(key: string, answer: KeptResponse, takenAt: number): Promise<void> {
+    // `take` resolves once its record is committed: the stored record is the one to check.
+    const record = this.#read(key)
+    if (!record || record.takenAt !== takenAt || record.answer) return
     try {
       await this.#put(key, { ...record, answer })
     } finally {
-      this.#taking.delete(key)
+      if (this.#taking.get(key)?.takenAt === takenAt) this.#taking.delete(key)
     }
   }
 
@@ -69,7 +69,10 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
   async prune(now: number): Promise<number> {
     const expired: string[] = []
     for (const { key, value } of this.#records.getRange()) {
-      if (this.#taking.has(key)) continue
+      // A key of this process's whose send's outcome is unknown is forgotten once it expires.
+      const taking = this.#taking.get(key)
+      if (taking && taking.expiresAt > now) continue
+      this.#taking.delete(key)
       if ((JSON.parse(value) as IdempotencyRecord).expiresAt <= now) expired.push(key)
     }
     if (expired.length === 0) return 0

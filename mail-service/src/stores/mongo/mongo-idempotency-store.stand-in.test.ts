@@ -34,17 +34,11 @@ describe('MongoIdempotencyStore, as the server sees it', () => {
     await first.take(key, record)
     expect(await second.take(key, { ...record, takenAt: takenAt + 5 })).toEqual(record)
     expect(standIn().received('insert')).toHaveLength(2)
-    // Not taken over: the held record neither expired nor was abandoned at the second take.
+    // Not taken over: the held record had not expired at the second take.
     const [takeOver] = standIn().received('update')
     expect(takeOver?.updates).toEqual([
       expect.objectContaining({
-        q: {
-          _id: key,
-          $or: [
-            { expiresAt: { $lte: new Date(takenAt + 5) } },
-            { answer: { $exists: false }, takenAt: { $lte: takenAt + 5 - 90_000 } },
-          ],
-        },
+        q: { _id: key, expiresAt: { $lte: new Date(takenAt + 5) } },
         u: { _id: key, fingerprint: 'fp', takenAt: takenAt + 5, expiresAt: expect.any(Date) },
       }),
     ])
@@ -64,10 +58,10 @@ describe('MongoIdempotencyStore, as the server sees it', () => {
     expect(standIn().received('update')).toHaveLength(1)
   })
 
-  it('completes and releases only the take it made, while it has no answer', async () => {
+  it('completes only the take it names and releases only its own, while they have no answer', async () => {
     const store = await (await open()).idempotency()
     await store.take(key, record)
-    await store.complete(key, { status: 201, body: '{"id":"<1@x>"}' })
+    await store.complete(key, { status: 201, body: '{"id":"<1@x>"}' }, takenAt)
     await store.take('k2', record)
     await store.release('k2')
     const mine = { takenAt, answer: { $exists: false } }
@@ -80,10 +74,9 @@ describe('MongoIdempotencyStore, as the server sees it', () => {
     expect(standIn().received('delete').at(-1)?.deletes).toEqual([
       expect.objectContaining({ q: { _id: 'k2', ...mine }, limit: 1 }),
     ])
-    // A key this process did not take is left alone.
+    // A key this process did not take is not released.
     const sent = standIn().commandNames().length
     await store.release('taken-elsewhere')
-    await store.complete('taken-elsewhere', { status: 201, body: '{}' })
     expect(standIn().commandNames()).toHaveLength(sent)
   })
 })

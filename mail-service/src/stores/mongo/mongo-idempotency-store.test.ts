@@ -8,7 +8,6 @@ describe('MongoIdempotencyStore on a MongoDB server', () => {
   let collections = 0
   const options = (collectionName: string) => ({
     timeoutMs: 5_000,
-    abandonAfterMs: 90_000,
     collectionName,
   })
 
@@ -37,7 +36,7 @@ describe('MongoIdempotencyStore on a MongoDB server', () => {
     expect(takes.filter((held) => held === null)).toHaveLength(1)
   })
 
-  it('lets one of two processes take over an abandoned key', async () => {
+  it('lets one of two processes take over an expired key', async () => {
     const name = `keys_${++collections}`
     const [first, second, third] = [
       await MongoIdempotencyStore.open(db(), options(name)),
@@ -45,13 +44,13 @@ describe('MongoIdempotencyStore on a MongoDB server', () => {
       await MongoIdempotencyStore.open(other(), options(name)),
     ]
     const now = Date.now()
-    const record = { fingerprint: 'fp', takenAt: now - 120_000, expiresAt: now + 60_000 }
+    const record = { fingerprint: 'fp', takenAt: now - 120_000, expiresAt: now - 1 }
     await first?.take('k', record)
-    const later = { ...record, takenAt: now }
+    const later = { ...record, takenAt: now, expiresAt: now + 60_000 }
     const takes = await Promise.all([second?.take('k', later), third?.take('k', later)])
     expect(takes.filter((held) => held === null)).toHaveLength(1)
     // The first process's answer no longer lands on the key another process holds.
-    await first?.complete('k', { status: 201, body: '{}' })
+    await first?.complete('k', { status: 201, body: '{}' }, record.takenAt)
     expect((await second?.take('k', later))?.answer).toBeUndefined()
   })
 })

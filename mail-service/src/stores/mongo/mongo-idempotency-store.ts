@@ -27,8 +27,6 @@ const attempts = 3
 export type MongoIdempotencyStoreOptions = {
   /** How long each operation waits for the database. */
   timeoutMs: number
-  /** A key still without an answer this long after it was taken lost its instance: free again. */
-  abandonAfterMs: number
   collectionName?: string
 }
 
@@ -36,23 +34,22 @@ export type MongoIdempotencyStoreOptions = {
  * Keys in a MongoDB collection (`idempotency_keys`), shared by every process that uses the
  * database. The key is the document's `_id`, so the unique index every collection has decides
  * who takes it: of two inserts of one key, the server refuses the second (E11000), whichever
- * process sent it. A key held by a record that expired, or was abandoned, is taken over by one
- * update whose filter says so, so two processes cannot both take it over either. Complete and
- * release touch the key only while it holds this process's take (its `takenAt`, no answer).
+ * process sent it. A key held by a record that expired is taken over by one update whose filter
+ * says so, so two processes cannot both take it over either; a key left without an answer (its
+ * process ended mid-request) stays taken until then. Complete touches the key only while it
+ * holds the take it names (its `takenAt`, no answer), release only this process's take.
  * Each operation settles within `timeoutMs`, with StoreUnavailableError when the database does
  * not answer.
  */
 export class MongoIdempotencyStore implements IdempotencyStore {
   readonly #keys: Collection<KeyDocument>
   readonly #timeoutMs: number
-  readonly #abandonAfterMs: number
   /** When this process took each key it holds, to touch only its own take. */
   readonly #taken = new Map<string, number>()
 
   private constructor(keys: Collection<KeyDocument>, options: MongoIdempotencyStoreOptions) {
     this.#keys = keys
     this.#timeoutMs = options.timeoutMs
-    this.#abandonAfterMs = options.abandonAfterMs
   }
 
   /** The store over `db`, once its TTL index exists. */
@@ -76,10 +73,8 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     })
   }
 
-  complete(key: string, answer: KeptResponse): Promise<void> {
-    const takenAt = this.#taken.get(key)
-    this.#taken.delete(key)
-    if (takenAt === undefined) return Promise.resolve()
+  complete(key: string, answer: KeptResponse, takenAt: number): Promise<void> {
+    if (this.#taken.get(key) === takenAt) this.#taken.delete(key)
     return this.#within(async () => {
       await this.#keys.updateOne(mine(key, takenAt), { $set: { answer } })
     })
@@ -116,15 +111,9 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  /** The key, when the record that holds it has expired or was abandoned at `now`. */
+  /** The key, when the record that holds it has expired at `now`. */
   #free(key: string, now: number) {
-    return {
-      _id: key,
-      $or: [
-        { expiresAt: { $lte: new Date(now) } },
-        { answer: { $exists: false }, takenAt: { $lte: now - this.#abandonAfterMs } },
-      ],
-    }
+    return { _id: key, expiresAt: { $lte: new Date(now) } }
   }
 
   #took(key: string, { takenAt }: IdempotencyRecord): null {

@@ -15,6 +15,8 @@ import { MongoState } from './mongo-state.js'
 const { open, standIn } = useStandInState()
 const bucket: Bucket = { key: 'to:ada@example.com', limit: { count: 3, windowMs: 3_600_000 } }
 const record = () => ({ fingerprint: 'fp', takenAt: Date.now(), expiresAt: Date.now() + 60_000 })
+/** The record of the keys taken before each operation. */
+const held = record()
 
 type Stores = { keys: IdempotencyStore; counter: SendCounter; log: MailLog<object> }
 type Operation = (stores: Stores, n: number) => Promise<unknown>
@@ -22,7 +24,8 @@ type Operation = (stores: Stores, n: number) => Promise<unknown>
 /** Each operation of the three stores; complete and release act on keys taken before. */
 const operations: Record<string, Operation> = {
   'idempotency take': ({ keys }, n) => keys.take(`new-${n}`, record()),
-  'idempotency complete': ({ keys }) => keys.complete('held', { status: 201, body: '{}' }),
+  'idempotency complete': ({ keys }) =>
+    keys.complete('held', { status: 201, body: '{}' }, held.takenAt),
   'idempotency release': ({ keys }) => keys.release('held too'),
   'send counter take': ({ counter }) => counter.take([bucket], Date.now()),
   'send counter giveBack': ({ counter }) => counter.giveBack([bucket], Date.now(), Date.now()),
@@ -45,7 +48,7 @@ async function openStores(): Promise<Stores> {
 }
 
 async function takeHeldKeys({ keys }: Stores): Promise<void> {
-  for (const key of ['held', 'held too']) await keys.take(key, record())
+  for (const key of ['held', 'held too']) await keys.take(key, held)
 }
 
 describe('the MongoDB state on a database that stops answering', () => {
@@ -98,7 +101,7 @@ describe('MongoState.connect', () => {
       const url = server.url
       const connecting = MongoState.connect({
         ...{ url, dbName: 'data', timeoutMs },
-        ...{ retentionDays: 90, abandonAfterMs: 90_000 },
+        ...{ retentionDays: 90 },
       })
       const { error, ms } = await timed(() => connecting)
       expect(error).toBeInstanceOf(StoreUnavailableError)

@@ -16,8 +16,6 @@ export type MongoStateOptions = {
   timeoutMs: number
   /** MAILLOG_RETENTION_DAYS: the TTL of the logs' records. */
   retentionDays: number
-  /** A key still without an answer this long after it was taken lost its process. */
-  abandonAfterMs: number
 }
 
 /**
@@ -26,7 +24,7 @@ export type MongoStateOptions = {
  * Each store creates its indexes as it is opened, at start. Every process of a fleet may use
  * the same database: each rule is kept by the database (see each store), not by a process.
  * @example
- * const mongo = await MongoState.connect({ url, dbName: 'data', timeoutMs: 10_000, retentionDays: 90, abandonAfterMs })
+ * const mongo = await MongoState.connect({ url, dbName: 'data', timeoutMs: 10_000, retentionDays: 90 })
  * const idempotency = await mongo.idempotency()
  * await mongo.close()
  */
@@ -70,8 +68,7 @@ export class MongoState implements StateStores {
   }
 
   idempotency(): Promise<MongoIdempotencyStore> {
-    const { timeoutMs, abandonAfterMs } = this.#options
-    return MongoIdempotencyStore.open(this.#db, { timeoutMs, abandonAfterMs })
+    return MongoIdempotencyStore.open(this.#db, { timeoutMs: this.#options.timeoutMs })
   }
 
   sendCounter(): Promise<MongoSendCounter> {

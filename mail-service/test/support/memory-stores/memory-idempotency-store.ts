@@ -28,9 +28,9 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     return null
   }
 
-  async complete(key: string, answer: KeptResponse): Promise<void> {
+  async complete(key: string, answer: KeptResponse, takenAt: number): Promise<void> {
     const held = this.#records.get(key)
-    if (held) held.answer = { ...answer }
+    if (held?.takenAt === takenAt && !held.answer) held.answer = { ...answer }
   }
 
   async release(key: string): Promise<void> {
