@@ -1,4 +1,12 @@
-import { documented, malformedText, named, parsedJsonBody } from '@movies-and-mail/http-kit/routes'
+import {
+  documented,
+  invisibleRanges,
+  invisibleText,
+  isVisibleText,
+  malformedText,
+  named,
+  parsedJsonBody,
+} from '@movies-and-mail/http-kit/routes'
 import type { MiddlewareHandler } from 'hono'
 import * as z from 'zod/mini'
 
@@ -133,6 +141,11 @@ export const fieldRules = {
 const noControlCharacters = new RegExp(`^[^${controlRanges}]*$`)
 /** What the two checks of an id admit, as one pattern for the document. */
 const idPattern = `^(?:(?![${controlRanges}])${wellFormedPattern})*$`
+/** What the checks of an id a write gives admit, but NFC, which no pattern can say. */
+const newIdPattern = `^(?:(?![${controlRanges}${invisibleRanges}])${wellFormedPattern})*$`
+const notNfc =
+  'must be in Unicode normalization form NFC (String.prototype.normalize("NFC")): ' +
+  '"café" with U+00E9, not "e" followed by U+0301'
 /** What the body check admits in any string (`http-kit`'s `parseStrictJson`). */
 const wellFormed = `^${wellFormedPattern}*$`
 const isWellFormed = (text: string) => text.isWellFormed()
@@ -163,10 +176,16 @@ const itemId = documented(anyItemId, { ...idDocs, not: { enum: dotSegments } })
 const newItemId = documented(
   anyItemId.check(
     z.refine((id) => id !== 'events', "'events' is reserved: GET /items/events is the change feed"),
+    z.refine(isVisibleText, invisibleText),
+    z.refine((id) => id.normalize('NFC') === id, notNfc),
   ),
   {
     ...idDocs,
-    description: `${idDocs.description}; not \`events\` (the change feed's path), \`.\` or \`..\``,
+    description:
+      `${idDocs.description}; not \`events\` (the change feed's path), \`.\` or \`..\`; ` +
+      'in Unicode NFC, without bidi controls or zero-width characters, so that two ids never ' +
+      'look alike',
+    pattern: newIdPattern,
     not: { enum: reservedIds },
   },
 )

@@ -50,4 +50,28 @@ describe('ids with spaces, Unicode and URL characters', () => {
     await api().put('tt0245429', { id: '千と千尋' })
     expect((await api().get('千と千尋')).status).toBe(200)
   })
+
+  it.each([
+    ['a zero-width space', 'ca\u200bfé'],
+    ['a bidi override', 'tt\u202e1234'],
+    ['a right-to-left mark', '\u200fAmélie'],
+    ['a byte order mark', '\ufeffAmélie'],
+  ])('refuses an id with %s: it would look like another', async (_, id) => {
+    const response = await api().post({ id, name: 'Lookalike', genre: 'Drama' })
+    expect(response.status).toBe(400)
+    expect(JSON.stringify(await response.json())).toContain('bidi controls or zero-width')
+    expect(await api().list()).toEqual([])
+  })
+
+  it('refuses an id not in NFC, naming NFC: café is one item, not two that look alike', async () => {
+    const nfd = 'cafe\u0301'
+    const refused = await api().post({ id: nfd, name: 'Café', genre: 'Drama' })
+    expect(refused.status).toBe(400)
+    expect(JSON.stringify(await refused.json())).toContain('NFC')
+    expect((await api().post({ id: 'caf\u00e9', name: 'Café', genre: 'Drama' })).status).toBe(201)
+    await api().post({ id: 'tt1', name: 'Other', genre: 'Drama' })
+    const renamed = await api().put('tt1', { id: nfd })
+    expect(renamed.status).toBe(400)
+    expect((await api().get('tt1')).status).toBe(200)
+  })
 })

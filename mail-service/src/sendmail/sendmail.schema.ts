@@ -1,4 +1,11 @@
-import { documented, malformedText, named } from '@movies-and-mail/http-kit/routes'
+import {
+  documented,
+  invisibleRanges,
+  invisibleText,
+  isVisibleText,
+  malformedText,
+  named,
+} from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
 import { addressProblem, tooLong } from '../rate-limits/inbox.js'
 
@@ -35,7 +42,7 @@ const invalidAddress = 'must be exactly one email address, like ada@example.com'
 const controlRanges = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029'
 const controlCharacter = new RegExp(`[${controlRanges}]`)
 /** What the checks of `name` below admit, as one pattern for the document. */
-const printableNotBlank = `^(?=[\\s\\S]*\\S)(?:[^${controlRanges}\\ud800-\\udfff]|${pair})*$`
+const printableNotBlank = `^(?=[\\s\\S]*\\S)(?:[^${controlRanges}${invisibleRanges}\\ud800-\\udfff]|${pair})*$`
 
 export const sendMailBodySchema = named(
   'SendMailRequest',
@@ -68,6 +75,7 @@ export const sendMailBodySchema = named(
         z.refine((name) => name.length > 0, { message: 'must not be empty', abort: true }),
         z.refine((name) => [...name].length <= 100, 'must be at most 100 characters'),
         z.refine((name) => !controlCharacter.test(name), 'must not contain control characters'),
+        z.refine(isVisibleText, { error: invisibleText, abort: true }),
         z.refine((name) => name.trim().length > 0, 'must not be blank'),
         z.refine((name) => name.isWellFormed(), malformedText.value),
       ),
@@ -77,7 +85,9 @@ export const sendMailBodySchema = named(
         minLength: 1,
         maxLength: 100,
         pattern: printableNotBlank,
-        description: 'Not blank, without control characters, well-formed (no lone surrogate)',
+        description:
+          'Not blank, without control characters, bidi controls or zero-width characters ' +
+          '(a name that could show as another), well-formed (no lone surrogate)',
       },
     ),
   }),

@@ -1,4 +1,4 @@
-import { malformedText } from '@movies-and-mail/http-kit/routes'
+import { invisibleText, malformedText } from '@movies-and-mail/http-kit/routes'
 
 /**
  * A body `POST /sendmail` refuses with 400, as JSON text (bytes where they are not UTF-8), and the response it gets: `issues` for
@@ -108,6 +108,10 @@ export const refusedMailBodies: RefusedMailBody[] = [
   withName('holding CR/LF', 'Ada\r\nBcc: eve@example.com', 'must not contain control characters'),
   withName('holding a bell', 'Ada\u0007', 'must not contain control characters'),
   withName('holding a line separator', 'Ada\u2028Eve', 'must not contain control characters'),
+  withName('of a zero-width space alone', '\u200b', invisibleText),
+  withName('holding a bidi override', 'Ada \u202eevE', invisibleText),
+  withName('holding a zero-width joiner', 'A\u200dda', invisibleText),
+  withName('holding a byte order mark', '\ufeffAda', invisibleText),
   {
     what: 'a lone surrogate in the name',
     body: '{"email":"ada@example.com","name":"Ada\\ud800"}',
