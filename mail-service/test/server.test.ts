@@ -7,6 +7,8 @@ import {
   DetaBaseStandIn,
   killBuiltEntries,
   MailgunStandIn,
+  RawConnection,
+  rawRequest,
 } from '@movies-and-mail/test-kit'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ensureBuilt, failedStart, startServer } from './support/run-server.js'
@@ -125,6 +127,29 @@ describe('node dist/server.js', () => {
       req.end('"}')
     })
     expect(status).toBe(413)
+  })
+
+  it('answers Expect: 100-continue with a wrong key by the 401 alone, a right one by 100 first', async () => {
+    const service = await start({ API_KEYS: 'right-key' })
+    const body = JSON.stringify({ email: 'ada@example.com', name: 'Ada' })
+    const head = (key: string) =>
+      rawRequest('POST', '/sendmail', {
+        host: 'localhost',
+        'x-apikey': key,
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        expect: '100-continue',
+      })
+    const wrong = await RawConnection.open(service.url)
+    await wrong.send(head('wrong-key'))
+    expect((await wrong.answer())?.status).toBe(401)
+    wrong.destroy()
+    const right = await RawConnection.open(service.url)
+    await right.send(head('right-key'))
+    expect((await right.answer())?.status).toBe(100)
+    await right.send(body)
+    expect((await right.answer())?.status).toBe(201)
+    right.destroy()
   })
 
   it('says plainly when its port is taken, and exits 1', async () => {

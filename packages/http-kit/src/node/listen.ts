@@ -56,6 +56,16 @@ export function listen(
     whenLoaded,
   )
   server.maxConnections = maxConnections
+  // `Expect: 100-continue`: node:http would send `100 Continue` before the app saw the request,
+  // and the client its body to a request the app refuses on its headers (a wrong key). The
+  // request goes to the app at once instead, and `100 Continue` only once the app starts
+  // reading the body; a refusal on the headers is the only answer the client gets.
+  server.on('checkContinue', (request, response) => {
+    request.once('resume', () => {
+      if (!response.headersSent) response.writeContinue()
+    })
+    whenLoaded(request, response)
+  })
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} is in use`) : error)
