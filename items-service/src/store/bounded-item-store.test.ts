@@ -38,5 +38,10 @@ describe('a bounded collection (ITEMS_MAX_COUNT, ITEMS_MAX_BYTES)', () => {
     const responses = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((id) => create(`tt-${id}`)))
     expect(responses.map((response) => response.status).sort()).toEqual([201, 201, 201, 507, 507])
     expect(await (await api().request('/items')).json()).toHaveLength(3)
+    // Every refusal counts what takes the room, stored or being written: never 0 of 3.
+    for (const answer of answers.filter((answer) => answer.status === 507)) {
+      const { error } = await answer.json()
+      expect(error).toMatch(/^the collection holds 3 items( \([1-3] of them being written\))?, /)
+    }
   })
 })

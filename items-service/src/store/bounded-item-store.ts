@@ -22,8 +22,11 @@ export function withBounds(store: ItemStore, { maxItems, maxBytes }: Bounds): It
   async function reserve(items: number, bytes: number): Promise<() => void> {
     const usage = await store.usage()
     if (items > 0 && usage.items + pending.items + items > maxItems) {
+      // Under load the room is taken by writes not yet stored: the answer counts them too.
+      const inFlight = pending.items > 0 ? ` (${pending.items} of them being written)` : ''
       throw new StoreFullError(
-        `the collection holds ${usage.items} items, the most ITEMS_MAX_COUNT allows: delete some first`,
+        `the collection holds ${usage.items + pending.items} items${inFlight}, ` +
+          `the most ITEMS_MAX_COUNT allows: delete some first`,
       )
     }
     if (usage.bytes + pending.bytes + bytes > maxBytes) {
