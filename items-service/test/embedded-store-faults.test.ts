@@ -122,6 +122,20 @@ describe.skipIf(!probe)('a full disk (a 256 KiB tmpfs as DATA_DIR)', () => {
     expect((await post(service, bigMovie(next))).status).toBe(201)
   })
 
+  it('answers /healthz 503 after a restart on a disk still full, before any write fails', async () => {
+    const service = await startService({ DATA_DIR })
+    await fill(service)
+    service.kill('SIGTERM')
+    await service.exited
+    const restarted = await startService({ DATA_DIR })
+    expect(await get(restarted, '/healthz')).toEqual({
+      status: 503,
+      body: { error: 'no space left to store the write' },
+    })
+    disk.resize('2m')
+    expect(await get(restarted, '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
+  })
+
   it('loses no acknowledged write and keeps no refused one across kill -9 or a stop', async () => {
     const first = await startService({ DATA_DIR })
     const { acknowledged, refused } = await fill(first)

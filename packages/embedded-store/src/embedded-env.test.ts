@@ -36,7 +36,16 @@ describe.skipIf(!probeDisk)('EmbeddedEnv on a full disk (a 256 KiB tmpfs)', () =
     throw new Error('the disk never filled up')
   }
 
-  it('probes nothing while commits succeed', async () => {
+  it('resolves its probe while commits succeed', async () => {
+    await expect(env.probe()).resolves.toBeUndefined()
+  })
+
+  it('fails its first probe when it starts on a disk that is still full, until there is room', async () => {
+    expect(await fill('outbox', 3_000)).toBeInstanceOf(StoreFullError)
+    await env.close()
+    env = await EmbeddedEnv.open(disk.dir, 'a-service')
+    await expect(env.probe()).rejects.toThrow(StoreFullError)
+    disk.resize('2m')
     await expect(env.probe()).resolves.toBeUndefined()
   })
 

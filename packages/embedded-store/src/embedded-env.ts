@@ -55,6 +55,9 @@ export class EmbeddedEnv {
       pageSize,
       () => (this.#stats().lastPageNumber + 1) * pageSize,
     )
+    // Until a commit succeeds, room for one is not known: a process started on a full disk says
+    // so at its first probe (its first health check), not at the first write a client makes.
+    this.#failedRoom = pageSize
   }
 
   /**
@@ -144,7 +147,8 @@ export class EmbeddedEnv {
   }
 
   /**
-   * Resolves while commits succeed. After one failed (a full disk, say), resolves only once a
+   * Resolves while commits succeed. Before the first commit of this process, and after one
+   * failed (a full disk, say), resolves only once a
    * probe commit that asks for as much room as it needed, with the commits under way beside it,
    * succeeds: health follows the disk with no client write first, and says no while a write
    * like the one refused still would be, whichever of the stores in this environment made it.
