@@ -39,8 +39,8 @@ describe('a bounded collection (ITEMS_MAX_COUNT, ITEMS_MAX_BYTES)', () => {
     expect(responses.map((response) => response.status).sort()).toEqual([201, 201, 201, 507, 507])
     expect(await (await api().request('/items')).json()).toHaveLength(3)
     // Every refusal counts what takes the room, stored or being written: never 0 of 3.
-    for (const answer of answers.filter((answer) => answer.status === 507)) {
-      const { error } = await answer.json()
+    for (const response of responses.filter((response) => response.status === 507)) {
+      const { error } = await response.json()
       expect(error).toMatch(/^the collection holds 3 items( \([1-3] of them being written\))?, /)
     }
   })
