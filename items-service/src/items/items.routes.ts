@@ -62,12 +62,15 @@ const badId = errorEntry('The id is not a valid item id', {
   issues: [{ path: 'id', message: 'must not contain control characters' }],
 })
 const unauthorized = errorEntry(
-  '`x-apikey` is missing or wrong while ITEMS_APIKEY is set',
+  '`x-apikey` is missing or wrong while ITEMS_APIKEY is set; or, with ITEMS_JWT_ISSUER set, the request has no token (`Authorization: Bearer`) or a bad one',
   'Unauthorized',
 )
-/** A drive-by write: a page on another origin, where writes take no key. */
+/**
+ * A drive-by write (a page on another origin, where writes take no key), or a user's write of
+ * another user's item.
+ */
 const foreignPage = errorEntry(
-  'A page on another origin wrote while ITEMS_APIKEY is not set, and CORS_ORIGINS does not name its origin',
+  "A page on another origin wrote while ITEMS_APIKEY is not set, and CORS_ORIGINS does not name its origin; or a user's token wrote an item another user (or the API key) created. Nothing changed",
   'a write from https://other.example needs that origin in CORS_ORIGINS',
 )
 const notFound = errorEntry('No item has that id', "item 'tt0111161' not found")
