@@ -139,14 +139,14 @@ export class OidcIssuer {
           grant_types: ['client_credentials'],
           response_types: [],
           redirect_uris: [],
-          id_token_signed_response_alg: 'ES256',
+          id_token_signed_response_alg: 'ES256' as const,
         },
         ...(webClient
           ? [
               {
                 client_id: webClient.clientId,
                 token_endpoint_auth_method: 'none' as const,
-                id_token_signed_response_alg: 'ES256',
+                id_token_signed_response_alg: 'ES256' as const,
                 grant_types: ['authorization_code', 'refresh_token'],
                 response_types: ['code' as const],
                 redirect_uris: webClient.redirectUris,
