@@ -14,7 +14,7 @@ describe('items and their owners', () => {
   const api = useTestApp(() => ({
     apiKey: 'operator-key',
     users: issuerUsers(
-      { issuer: testIssuer, audience: testAudience, jwksUrl: undefined, clientId: undefined },
+      { issuer: testIssuer, audience: testAudience, jwksUrl: undefined },
       { fetch: (input, init) => issuer.fetch(input, init) },
     ),
   }))

@@ -10,7 +10,7 @@ beforeEach(async () => {
 /** The users of a fresh issuer: a verifier for each test, its keys the test's own. */
 const users = () =>
   issuerUsers(
-    { issuer: testIssuer, audience: testAudience, jwksUrl: undefined, clientId: undefined },
+    { issuer: testIssuer, audience: testAudience, jwksUrl: undefined },
     { fetch: (input, init) => issuer.fetch(input, init), timeoutMs: 300 },
   )
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })

@@ -218,7 +218,7 @@ describe('GET /openapi.json', () => {
   it('documents 431 on every write, as the app with an issuer answers an Authorization over 8 KiB', async () => {
     const issuer = await TestIssuer.start()
     const users = issuerUsers(
-      { issuer: testIssuer, audience: testAudience, jwksUrl: undefined, clientId: undefined },
+      { issuer: testIssuer, audience: testAudience, jwksUrl: undefined },
       { fetch: issuer.fetch },
     )
     const withUsers = await TestApp.open({ users })

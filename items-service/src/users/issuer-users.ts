@@ -2,13 +2,8 @@ import type { VerifyToken } from '@movies-and-mail/http-kit/app'
 import type { IssuerSettings } from '../env.js'
 import type { TokenVerifierOptions } from './token-verifier.js'
 
-/** The users of one OpenID issuer, as the app takes them: their tokens' verifier, and for the page whom to sign in with. */
-export type IssuerUsers = {
-  verify: VerifyToken
-  issuer: string
-  /** The client the web page signs users in as (ITEMS_OIDC_CLIENT_ID); no sign-in without. */
-  clientId?: string | undefined
-}
+/** The users of one OpenID issuer, as the app takes them: their tokens' verifier, and the issuer. */
+export type IssuerUsers = { verify: VerifyToken; issuer: string }
 
 /**
  * The users of the issuer the settings name. jose and the key set load with the first token
@@ -19,7 +14,7 @@ export function issuerUsers(
   settings: IssuerSettings,
   keys: Partial<Omit<TokenVerifierOptions, 'issuer' | 'audience' | 'jwksUrl'>> = {},
 ): IssuerUsers {
-  const { issuer, audience, jwksUrl, clientId } = settings
+  const { issuer, audience, jwksUrl } = settings
   let verifier: Promise<VerifyToken> | undefined
   const verify: VerifyToken = async (token) => {
     verifier ??= import('./token-verifier.js').then(({ tokenVerifier }) =>
@@ -27,5 +22,5 @@ export function issuerUsers(
     )
     return (await verifier)(token)
   }
-  return { verify, issuer, clientId }
+  return { verify, issuer }
 }
