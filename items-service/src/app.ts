@@ -8,6 +8,7 @@ import { fieldRules } from './items/item.schema.js'
 import { type Compress, itemsApp } from './items/items.app.js'
 import { type Bounds, withBounds } from './store/bounded-item-store.js'
 import type { ItemStore } from './store/item-store.js'
+import type { IssuerUsers } from './users/issuer-users.js'
 import { webRoutes } from './web/web.routes.js'
 import type { WebAssets } from './web/web-assets.js'
 
@@ -15,6 +16,11 @@ export type AppOptions = {
   store: ItemStore
   /** When set, mutations need it in `x-apikey`. */
   apiKey?: string | undefined
+  /**
+   * The users of an OpenID issuer (ITEMS_JWT_ISSUER): then a write needs one's token or the
+   * key, whatever its origin; without, writes are as `apiKey` and `corsOrigins` say.
+   */
+  users?: IssuerUsers | undefined
   /** The origins whose pages may write without the key (`['*']`: any); none by default. */
   corsOrigins?: readonly string[]
   /** Where request lines go, and errors unless `logError` is given; stdout by default. */
@@ -47,6 +53,7 @@ export type AppOptions = {
 export function createApp({
   store,
   apiKey,
+  users,
   corsOrigins = [],
   log = (line) => process.stdout.write(line),
   logError = log,
@@ -63,6 +70,7 @@ export function createApp({
     logError,
     corsOrigins,
     apiKeys: apiKey === undefined ? [] : [apiKey],
+    users: users && { verify: users.verify, realm: 'items-service' },
     // A store that cannot answer, or has no room: 503 or 507, with the store's message.
     knownErrors: [
       [StoreUnavailableError, 503],
@@ -82,6 +90,7 @@ export function createApp({
       'Movie records for browser apps. Every mutation answers the complete current list. Errors are `{"error": "..."}`, with `issues` for validation. A method a path does not have answers 405 with `Allow`; a plain `OPTIONS` answers 204 with `Allow`.',
     tags: { Items: 'Movie records, by id', 'Web app': 'The browser app that uses this API' },
     keyed: apiKey !== undefined,
+    users: users !== undefined,
     schemas: fieldRules.components,
   })
   return app.include(webRoutes({ assets: webAssets, mailServiceUrl }))

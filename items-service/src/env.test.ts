@@ -10,6 +10,7 @@ const defaults = {
   collectionName: 'movies',
   dataDir: '.data',
   apiKey: undefined,
+  users: undefined,
   corsOrigins: [],
   connectTimeoutMs: 10_000,
   shutdownTimeoutMs: 10_000,
@@ -51,6 +52,9 @@ describe('parseEnv', () => {
       BODY_TIMEOUT_MS: '5000',
       ITEMS_MAX_COUNT: '500',
       ITEMS_MAX_BYTES: '100000',
+      ITEMS_JWT_ISSUER: 'https://id.example/',
+      ITEMS_JWT_AUDIENCE: 'items',
+      ITEMS_JWKS_URL: 'https://id.example/keys',
     })
     expect(settings).toStrictEqual({
       port: 8080,
@@ -60,6 +64,11 @@ describe('parseEnv', () => {
       collectionName: 'catalogue',
       dataDir: '/var/lib/items',
       apiKey: 'k3y',
+      users: {
+        issuer: 'https://id.example/',
+        audience: 'items',
+        jwksUrl: 'https://id.example/keys',
+      },
       corsOrigins: ['https://a.example', 'https://b.example'],
       connectTimeoutMs: 1500,
       shutdownTimeoutMs: 2500,
@@ -73,6 +82,28 @@ describe('parseEnv', () => {
         heartbeatMs: 30_000,
         clientAddressHeader: 'x-forwarded-for',
       },
+    })
+  })
+
+  it('wants ITEMS_JWT_ISSUER and ITEMS_JWT_AUDIENCE together, and the others with them', () => {
+    expect(thrownBy(() => parseEnv({ ITEMS_JWT_ISSUER: 'https://id.example' }))).toContain(
+      'ITEMS_JWT_AUDIENCE: must be set with ITEMS_JWT_ISSUER',
+    )
+    expect(thrownBy(() => parseEnv({ ITEMS_JWT_AUDIENCE: 'items' }))).toContain(
+      'ITEMS_JWT_ISSUER: must be set with ITEMS_JWT_AUDIENCE',
+    )
+    expect(thrownBy(() => parseEnv({ ITEMS_JWKS_URL: 'https://id.example/keys' }))).toContain(
+      'ITEMS_JWT_ISSUER: must be set with ITEMS_JWKS_URL',
+    )
+    expect(
+      thrownBy(() => parseEnv({ ITEMS_JWT_ISSUER: 'id.example', ITEMS_JWT_AUDIENCE: 'a' })),
+    ).toContain('ITEMS_JWT_ISSUER="id.example": must be an http(s) URL')
+    expect(
+      parseEnv({ ITEMS_JWT_ISSUER: 'https://id.example', ITEMS_JWT_AUDIENCE: 'a' }).users,
+    ).toEqual({
+      issuer: 'https://id.example',
+      audience: 'a',
+      jwksUrl: undefined,
     })
   })
 
@@ -175,7 +206,7 @@ describe('parseEnv', () => {
 
   it('lists every setting it reads by name', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_SERVICE_URL ITEMS_MAX_COUNT ITEMS_MAX_BYTES EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER'
+      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_SERVICE_URL ITEMS_MAX_COUNT ITEMS_MAX_BYTES EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER ITEMS_JWT_ISSUER ITEMS_JWT_AUDIENCE ITEMS_JWKS_URL'
         .split(' ')
         .sort(),
     )

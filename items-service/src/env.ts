@@ -5,6 +5,7 @@ import {
   milliseconds,
   optional,
   type ServiceSettings,
+  SettingsError,
   serviceSettings,
   serviceSettingsOf,
   text,
@@ -19,6 +20,8 @@ export type Settings = ServiceSettings & {
   collectionName: string
   /** The `x-apikey` writes need; writes are open when unset. */
   apiKey: string | undefined
+  /** The OpenID issuer whose users' tokens writes take, when set (`users/`). */
+  users: IssuerSettings | undefined
   /** How long start-up waits for the database. */
   connectTimeoutMs: number
   /** Where the page sends mail: an absolute URL, or a path on the page's own origin. */
@@ -33,6 +36,39 @@ export type Settings = ServiceSettings & {
     heartbeatMs: number
     clientAddressHeader: string | undefined
   }
+}
+
+/** Whose tokens a write takes: one OpenID issuer, the audience its tokens name, its keys. */
+export type IssuerSettings = {
+  /** ITEMS_JWT_ISSUER: the tokens' `iss`, exactly; discovery starts from it. */
+  issuer: string
+  /** ITEMS_JWT_AUDIENCE: what the tokens' `aud` must hold. */
+  audience: string
+  /** ITEMS_JWKS_URL: the key set, where the discovery document would not say. */
+  jwksUrl: string | undefined
+}
+
+/** The issuer's settings: none, or an issuer with its audience (each needs the other). */
+function issuerOf(env: {
+  ITEMS_JWT_ISSUER?: string | undefined
+  ITEMS_JWT_AUDIENCE?: string | undefined
+  ITEMS_JWKS_URL?: string | undefined
+}): IssuerSettings | undefined {
+  const { ITEMS_JWT_ISSUER: issuer, ITEMS_JWT_AUDIENCE: audience } = env
+  const missing = (name: string, other: string) => `${name}: must be set with ${other}`
+  if (issuer === undefined && audience === undefined) {
+    if (env.ITEMS_JWKS_URL !== undefined) {
+      throw new SettingsError([missing('ITEMS_JWT_ISSUER', 'ITEMS_JWKS_URL')])
+    }
+    return undefined
+  }
+  if (issuer === undefined) {
+    throw new SettingsError([missing('ITEMS_JWT_ISSUER', 'ITEMS_JWT_AUDIENCE')])
+  }
+  if (audience === undefined) {
+    throw new SettingsError([missing('ITEMS_JWT_AUDIENCE', 'ITEMS_JWT_ISSUER')])
+  }
+  return { issuer, audience, jwksUrl: env.ITEMS_JWKS_URL }
 }
 
 /**
@@ -57,6 +93,10 @@ export const {
     DB_NAME: withDefault(text(), 'data'),
     COLLECTION_NAME: withDefault(text(), 'movies'),
     ITEMS_APIKEY: optional(text()),
+    // The issuer's URL is compared with the tokens' `iss` exactly, as written.
+    ITEMS_JWT_ISSUER: optional(httpUrl()),
+    ITEMS_JWT_AUDIENCE: optional(text()),
+    ITEMS_JWKS_URL: optional(httpUrl()),
     CONNECT_TIMEOUT_MS: withDefault(milliseconds({ max: 600_000 }), 10_000),
     // A space serves the mail micro at /mail, on the page's own origin.
     MAIL_SERVICE_URL: withDefault(httpUrl({ orPath: true }), 'http://localhost:4001'),
@@ -88,6 +128,7 @@ export const {
       dbName: env.DB_NAME,
       collectionName: env.COLLECTION_NAME,
       apiKey: env.ITEMS_APIKEY,
+      users: issuerOf(env),
       connectTimeoutMs: env.CONNECT_TIMEOUT_MS,
       mailServiceUrl: env.MAIL_SERVICE_URL,
       bounds: { maxItems: env.ITEMS_MAX_COUNT, maxBytes: env.ITEMS_MAX_BYTES },

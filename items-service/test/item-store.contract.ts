@@ -6,6 +6,7 @@ import {
   type TaggedJson,
   type TaggedList,
 } from '../src/store/item-store.js'
+import { describeOwnerContract } from './item-store-owner.contract.js'
 import { describeQueryContract } from './item-store-query.contract.js'
 import { describeRestoreContract } from './item-store-restore.contract.js'
 import { contractItems } from './support/contract-items.js'
@@ -264,6 +265,7 @@ export function describeItemStoreContract(name: string, open: () => Promise<Item
 
     describeQueryContract(() => store, list)
     describeRestoreContract(() => store, list)
+    describeOwnerContract(() => store, list)
 
     it('ping resolves while the store answers', async () => {
       await expect(store.ping()).resolves.toBeUndefined()

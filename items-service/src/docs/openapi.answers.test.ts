@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { apiKey, useDocumentedApp } from '../../test/support/documented-app.js'
 import { failingStore } from '../../test/support/failing-store.js'
 import { movies, TestApp } from '../../test/support/test-app.js'
+import { TestIssuer, testAudience, testIssuer } from '../../test/support/test-issuer.js'
 import { createApp } from '../app.js'
 import { ChangeFeed } from '../store/change-feed.js'
+import { issuerUsers } from '../users/issuer-users.js'
 
 // Every status the document lists for an operation is one the app answers, and the other way round.
 
@@ -213,12 +215,37 @@ describe('GET /openapi.json', () => {
     }
   })
 
+  it('documents 431 on every write, as the app with an issuer answers an Authorization over 8 KiB', async () => {
+    const issuer = await TestIssuer.start()
+    const users = issuerUsers(
+      { issuer: testIssuer, audience: testAudience, jwksUrl: undefined },
+      { fetch: issuer.fetch },
+    )
+    const withUsers = await TestApp.open({ users })
+    try {
+      for (const operation of writes) {
+        const [method = '', template = ''] = operation.split(' ')
+        const response = await withUsers.request(template.replace('{id}', 'tt0068646'), {
+          method: method.toUpperCase(),
+          headers: { ...json, authorization: `Bearer ${'a'.repeat(9000)}` },
+          body: method === 'delete' ? undefined : shawshank,
+        })
+        expect(response.status, operation).toBe(431)
+        const documentedWrite = documented().find((entry) => entry.name === operation)
+        expect(documentedWrite?.operation.responses).toHaveProperty('431')
+      }
+    } finally {
+      await withUsers.close()
+    }
+  })
+
   it('documents no status the app never answers', () => {
     const answered = new Set([
       ...cases.map(({ operation, status }) => `${operation} ${status}`),
       ...unavailable.map((operation) => `${operation} 503`),
       ...writes.map((operation) => `${operation} 507`),
       ...writes.map((operation) => `${operation} 403`),
+      ...writes.map((operation) => `${operation} 431`),
     ])
     // HEAD answers as GET does, without a body; OPTIONS is checked against the app above.
     const listed = documented()

@@ -31,9 +31,15 @@ export const maxNestingDepth = 5
 const controlRanges = '\\u0000-\\u001f\\u007f-\\u009f'
 const controlCharacter = new RegExp(`[${controlRanges}]`)
 
-/** Why a field name cannot be stored, or null when it can. `_id` is the database's own, at the top. */
+/**
+ * Names at the top an item's body may not give: `_id` is the database's own, `_owner` the
+ * service's (the creating user's, from their token).
+ */
+export const reservedTopLevelNames: readonly string[] = ['_id', '_owner']
+
+/** Why a field name cannot be stored, or null when it can. */
 export function reasonToRefuse(name: string, topLevel: boolean): string | null {
-  if (prototypeNames.includes(name) || (topLevel && name === '_id')) {
+  if (prototypeNames.includes(name) || (topLevel && reservedTopLevelNames.includes(name))) {
     return `'${name}' is a reserved field name`
   }
   if (controlCharacter.test(name)) return 'field names must not contain control characters'
@@ -85,8 +91,8 @@ const wellFormedPattern = '(?:[^\\ud800-\\udfff]|[\\ud800-\\udbff][\\udc00-\\udf
 
 /** Names a nested object may use: not `$…`, no `.`, no control character, none that reaches a prototype. */
 const nestedNamePattern = `^(?!(?:__proto__|constructor|prototype)$)(?!\\$)(?:(?![.${controlRanges}])${wellFormedPattern})*$`
-/** Names an item may use at the top: as nested ones, and not `_id`. */
-const topLevelNamePattern = `^(?!_id$)${nestedNamePattern.slice(1)}`
+/** Names an item may use at the top: as nested ones, and not `_id` or `_owner`. */
+const topLevelNamePattern = `^(?!(?:_id|_owner)$)${nestedNamePattern.slice(1)}`
 
 /** The name of the JSON Schema of a value nested `depth` levels below the item. */
 const valueSchemaName = (depth: number) => `FieldValue${depth}`
@@ -207,7 +213,7 @@ const otherFields = {
   additionalProperties: fieldRules.values,
 }
 const otherFieldsRule =
-  'Other fields are stored as given, but no field name may be `_id`, start with `$`, contain ' +
+  'Other fields are stored as given, but no field name may be `_id` or `_owner`, start with `$`, contain ' +
   '`.`, or be `__proto__`, `constructor` or `prototype` (nested names may be `_id`), values ' +
   'nest at most 5 levels below the item, and every string, names included, is well-formed ' +
   'Unicode (no lone UTF-16 surrogate).'
@@ -256,6 +262,13 @@ export const itemSchema = named(
       _id: documented(z.string().check(z.regex(/^[0-9a-f]{24}$/)), {
         example: '6740a1f2c3d4e5f6a7b8c9d0',
       }),
+      _owner: z.optional(
+        documented(z.string(), {
+          description:
+            "The user who created the item (their token's `sub`); absent on items the API key created",
+          example: 'auth0|6740a1f2c3d4e5f6a7b8c9d0',
+        }),
+      ),
       id: itemId,
       name,
       genre,

@@ -1,3 +1,4 @@
+import type { ServiceEnv } from '@movies-and-mail/http-kit/app'
 import {
   jsonBytes,
   sendTaggedResponse,
@@ -36,6 +37,7 @@ const refusals = {
   'not-found': { status: 404, error: (id: string) => `item '${id}' not found` },
   stale: { status: 412, error: (id: string) => `item '${id}' does not match If-Match` },
   'duplicate-id': { status: 409, error: (id: string) => `an item with id '${id}' already exists` },
+  'not-owner': { status: 403, error: (id: string) => `item '${id}' belongs to another user` },
 } as const
 
 /**
@@ -96,7 +98,8 @@ async function pageTag(body: Uint8Array, cursor: string | undefined): Promise<st
  * the status of why the store refused it.
  */
 export function itemsApp({ store, compress }: ItemsAppOptions) {
-  return new ApiApp()
+  // The service's env: the guard tells the routes who writes (`writer`).
+  return new ApiApp<ServiceEnv>()
     .openapi(listItemsRoute, async (c) => {
       const ifNoneMatch = c.req.header('if-none-match')
       // `/items` and `/items?` alike: with no query, exactly the list, compressed if taken.
@@ -139,21 +142,24 @@ export function itemsApp({ store, compress }: ItemsAppOptions) {
       const item = c.req.valid('json')
       // Made before the write: nothing that can throw runs once the item is stored.
       const location = `/items/${encodeURIComponent(item.id)}`
-      const result = await store.insert(item)
+      // A user's item is theirs; the key's has no owner (the body cannot name one).
+      const owner = c.get('writer')?.subject
+      const result = await store.insert(owner === undefined ? item : { ...item, _owner: owner })
       if (!result.ok) return refusalResponse(c, result)
       return written(c, result.list, 201, { location })
     })
     .openapi(updateItemRoute, async (c) => {
       const { id } = c.req.valid('param')
       const ifMatch = ifMatchOf(c)
-      const result = await store.update(id, c.req.valid('json'), ifMatch)
+      const by = c.get('writer')?.subject
+      const result = await store.update(id, c.req.valid('json'), ifMatch, by)
       if (!result.ok) return refusalResponse(c, result, ifMatch)
       return written(c, result.list, 200)
     })
     .openapi(deleteItemRoute, async (c) => {
       const { id } = c.req.valid('param')
       const ifMatch = ifMatchOf(c)
-      const result = await store.remove(id, ifMatch)
+      const result = await store.remove(id, ifMatch, c.get('writer')?.subject)
       if (!result.ok) return refusalResponse(c, result, ifMatch)
       return written(c, result.list, 200)
     })

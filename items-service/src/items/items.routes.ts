@@ -62,12 +62,15 @@ const badId = errorEntry('The id is not a valid item id', {
   issues: [{ path: 'id', message: 'must not contain control characters' }],
 })
 const unauthorized = errorEntry(
-  '`x-apikey` is missing or wrong while ITEMS_APIKEY is set',
+  '`x-apikey` is missing or wrong while ITEMS_APIKEY is set; or, with ITEMS_JWT_ISSUER set, the request has no token (`Authorization: Bearer`) or a bad one',
   'Unauthorized',
 )
-/** A drive-by write: a page on another origin, where writes take no key. */
+/**
+ * A drive-by write (a page on another origin, where writes take no key), or a user's write of
+ * another user's item.
+ */
 const foreignPage = errorEntry(
-  'A page on another origin wrote while ITEMS_APIKEY is not set, and CORS_ORIGINS does not name its origin',
+  "A page on another origin wrote while ITEMS_APIKEY is not set, and CORS_ORIGINS does not name its origin; or a user's token wrote an item another user (or the API key) created. Nothing changed",
   'a write from https://other.example needs that origin in CORS_ORIGINS',
 )
 const notFound = errorEntry('No item has that id', "item 'tt0111161' not found")
@@ -162,102 +165,114 @@ export const getItemRoute = apiRoute({
 })
 
 export const createItemRoute = apiRoute(
-  guarded({
-    method: 'post',
-    path: '/items',
-    operationId: 'createItem',
-    tags: ['Items'],
-    summary: 'Create an item; answers the whole list',
-    description:
-      '`id`, `name` and `genre` are required; other fields are stored as given. Needs ' +
-      '`x-apikey` when ITEMS_APIKEY is set.',
-    security: writeSecurity,
-    middleware: itemBody,
-    request: {
-      body: { required: true, content: { 'application/json': { schema: newItemSchema } } },
-    },
-    responses: {
-      201: {
-        ...listResponse('Created; every item, the new one last'),
-        headers: {
-          ...etagHeader,
-          Location: {
-            schema: { type: 'string', example: '/items/tt0111161' },
-            description: '/items/<id>',
+  guarded(
+    {
+      method: 'post',
+      path: '/items',
+      operationId: 'createItem',
+      tags: ['Items'],
+      summary: 'Create an item; answers the whole list',
+      description:
+        '`id`, `name` and `genre` are required; other fields are stored as given. Needs ' +
+        '`x-apikey` when ITEMS_APIKEY is set.',
+      security: writeSecurity,
+      middleware: itemBody,
+      request: {
+        body: { required: true, content: { 'application/json': { schema: newItemSchema } } },
+      },
+      responses: {
+        201: {
+          ...listResponse('Created; every item, the new one last'),
+          headers: {
+            ...etagHeader,
+            Location: {
+              schema: { type: 'string', example: '/items/tt0111161' },
+              description: '/items/<id>',
+            },
           },
         },
+        400: badBody,
+        401: unauthorized,
+        403: foreignPage,
+        409: errorEntry(
+          'An item with that id exists',
+          "an item with id 'tt0111161' already exists",
+        ),
+        408: lateBody,
+        413: tooLarge,
+        415: notJson,
+        503: unavailable,
+        507: noSpace,
       },
-      400: badBody,
-      401: unauthorized,
-      403: foreignPage,
-      409: errorEntry('An item with that id exists', "an item with id 'tt0111161' already exists"),
-      408: lateBody,
-      413: tooLarge,
-      415: notJson,
-      503: unavailable,
-      507: noSpace,
     },
-  }),
+    { bearer: true },
+  ),
 )
 
 export const updateItemRoute = apiRoute(
-  guarded({
-    method: 'put',
-    path: '/items/{id}',
-    operationId: 'updateItem',
-    tags: ['Items'],
-    summary: 'Set the given fields on an item (merge); answers the whole list',
-    description:
-      'Fields absent from the body keep their values; at least one field is required. Needs ' +
-      '`x-apikey` when ITEMS_APIKEY is set.',
-    security: writeSecurity,
-    middleware: [decodablePath, ...itemBody],
-    parameters: [ifMatch],
-    request: {
-      params: itemIdParamSchema,
-      body: { required: true, content: { 'application/json': { schema: itemFieldsSchema } } },
+  guarded(
+    {
+      method: 'put',
+      path: '/items/{id}',
+      operationId: 'updateItem',
+      tags: ['Items'],
+      summary: 'Set the given fields on an item (merge); answers the whole list',
+      description:
+        'Fields absent from the body keep their values; at least one field is required. Needs ' +
+        '`x-apikey` when ITEMS_APIKEY is set.',
+      security: writeSecurity,
+      middleware: [decodablePath, ...itemBody],
+      parameters: [ifMatch],
+      request: {
+        params: itemIdParamSchema,
+        body: { required: true, content: { 'application/json': { schema: itemFieldsSchema } } },
+      },
+      responses: {
+        200: listResponse('Updated; every item'),
+        400: badBody,
+        401: unauthorized,
+        403: foreignPage,
+        404: notFound,
+        409: errorEntry(
+          'The body changes id to one another item has',
+          "an item with id 'tt0068646' already exists",
+        ),
+        412: preconditionFailed,
+        408: lateBody,
+        413: tooLarge,
+        415: notJson,
+        503: unavailable,
+        507: noSpace,
+      },
     },
-    responses: {
-      200: listResponse('Updated; every item'),
-      400: badBody,
-      401: unauthorized,
-      403: foreignPage,
-      404: notFound,
-      409: errorEntry(
-        'The body changes id to one another item has',
-        "an item with id 'tt0068646' already exists",
-      ),
-      412: preconditionFailed,
-      408: lateBody,
-      413: tooLarge,
-      415: notJson,
-      503: unavailable,
-      507: noSpace,
-    },
-  }),
+    { bearer: true },
+  ),
 )
 
 export const deleteItemRoute = apiRoute(
-  guarded({
-    method: 'delete',
-    path: '/items/{id}',
-    operationId: 'deleteItem',
-    tags: ['Items'],
-    summary: 'Delete an item; answers the remaining list',
-    description: 'Needs `x-apikey` when ITEMS_APIKEY is set.',
-    security: writeSecurity,
-    middleware: [decodablePath],
-    parameters: [ifMatch],
-    request: { params: itemIdParamSchema },
-    responses: {
-      200: listResponse('Deleted; every remaining item'),
-      400: badId,
-      401: unauthorized,
-      403: foreignPage,
-      404: notFound,
-      412: preconditionFailed,
-      503: unavailable,
-      507: noSpace,
+  guarded(
+    {
+      method: 'delete',
+      path: '/items/{id}',
+      operationId: 'deleteItem',
+      tags: ['Items'],
+      summary: 'Delete an item; answers the remaining list',
+      description: 'Needs `x-apikey` when ITEMS_APIKEY is set.',
+      security: writeSecurity,
+      middleware: [decodablePath],
+      parameters: [ifMatch],
+      request: { params: itemIdParamSchema },
+      responses: {
+        200: listResponse('Deleted; every remaining item'),
+        400: badId,
+        401: unauthorized,
+        403: foreignPage,
+        404: notFound,
+        412: preconditionFailed,
+        503: unavailable,
+        507: noSpace,
+      },
     },
-  }),
+    { bearer: true },
+  ),
 )

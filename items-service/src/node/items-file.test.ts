@@ -47,6 +47,24 @@ describe('readItemsFile', () => {
     expect(await readItemsFile(path)).toEqual({ items: [{ ...heat, id: 'events' }], lines: [1] })
   })
 
+  it("keeps each item's _owner, and refuses one that is no string", async () => {
+    const owned = {
+      _id: heat._id,
+      _owner: 'auth0|alice',
+      id: heat.id,
+      name: 'Heat',
+      genre: 'Crime',
+    }
+    expect(await readItemsFile(await file(JSON.stringify(owned)))).toEqual({
+      items: [owned],
+      lines: [1],
+    })
+    const bad = await readItemsFile(await file(JSON.stringify({ ...owned, _owner: 7 })))
+    expect(bad).toMatchObject({
+      problems: [{ line: 1, message: expect.stringMatching(/^_owner: /) }],
+    })
+  })
+
   it('names every bad line by its number, and answers no items', async () => {
     const path = await file(
       JSON.stringify(heat),

@@ -23,9 +23,9 @@ function itemOf(text: string): Item | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return 'not a JSON object'
   }
-  const { _id, ...fields } = value as Record<string, unknown>
-  // What a write through the API takes, and an `_id`; an item of id `events`, which a write
-  // may no longer give, may have been stored before.
+  const { _id, _owner, ...fields } = value as Record<string, unknown>
+  // What a write through the API takes, and an `_id` and an `_owner` (`itemSchema` checks
+  // them); an item of id `events`, which a write may no longer give, may have been stored before.
   const issues = [
     ...(parsed.ok ? [] : parsed.issues),
     ...findReservedFieldNames(fields).map(({ path, message }) => ({
@@ -40,7 +40,7 @@ function itemOf(text: string): Item | string {
   if (issues.length > 0) {
     return issues.map(({ path, message }) => (path ? `${path}: ${message}` : message)).join('; ')
   }
-  return { _id, ...fields } as Item
+  return { _id, ...(_owner !== undefined && { _owner }), ...fields } as Item
 }
 
 /**

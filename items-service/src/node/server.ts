@@ -33,20 +33,22 @@ runNodeService(
     const compression = new Compression()
     const compress: Compress = (list, acceptEncoding) => compression.of(list, acceptEncoding)
     // The app (Hono, the routes, the docs, the page) loads while the server starts listening.
-    const app = import('../app.js').then(({ createApp }) =>
-      createApp({
-        store,
-        apiKey: settings.apiKey,
-        corsOrigins: settings.corsOrigins,
-        log: requestLines,
-        mailServiceUrl: settings.mailServiceUrl,
-        events: { ...settings.events, maxStreams: streams },
-        bodyTimeoutMs: settings.bodyTimeoutMs,
-        bounds: settings.bounds,
-        // The build puts the bundled web app beside this file.
-        webAssets,
-        compress,
-      }),
+    const app = Promise.all([import('../app.js'), import('../users/issuer-users.js')]).then(
+      ([{ createApp }, { issuerUsers }]) =>
+        createApp({
+          store,
+          apiKey: settings.apiKey,
+          users: settings.users && issuerUsers(settings.users),
+          corsOrigins: settings.corsOrigins,
+          log: requestLines,
+          mailServiceUrl: settings.mailServiceUrl,
+          events: { ...settings.events, maxStreams: streams },
+          bodyTimeoutMs: settings.bodyTimeoutMs,
+          bounds: settings.bounds,
+          // The build puts the bundled web app beside this file.
+          webAssets,
+          compress,
+        }),
     )
     return {
       fetch: app.then(({ fetch }) => fetch),

@@ -61,9 +61,9 @@ export function withBounds(store: ItemStore, { maxItems, maxBytes }: Bounds): It
     query: (query) => store.query(query),
     insert: (item) => within(1, sizeOf(item), () => store.insert(item)),
     // At most what the fields add: a field set anew replaces its old value.
-    update: (id, fields, ifMatch) =>
-      within(0, sizeOf(fields), () => store.update(id, fields, ifMatch)),
-    remove: (id, ifMatch) => store.remove(id, ifMatch),
+    update: (id, fields, ifMatch, by) =>
+      within(0, sizeOf(fields), () => store.update(id, fields, ifMatch, by)),
+    remove: (id, ifMatch, by) => store.remove(id, ifMatch, by),
     restore: (items, options) => store.restore(items, options),
     usage: () => store.usage(),
     ping: () => store.ping(),

@@ -11,9 +11,13 @@ export type ItemFields = {
   [field: string]: unknown
 }
 
-/** An item as stored and read back: with the `_id` the store gave it (24 lowercase hex digits). */
+/**
+ * An item as stored and read back: with the `_id` the store gave it (24 lowercase hex digits),
+ * and the `_owner` a user's create gave it (the token's `sub`); an item the key created has none.
+ */
 export type Item = {
   _id: string
+  _owner?: string
   id: string
   name: string
   genre: string
@@ -52,7 +56,8 @@ export type Written = { ok: true; list: TaggedList }
 
 /**
  * A write that changed nothing, and why: no item has the id, the item is not the version the
- * write's `If-Match` names, or another item has the id the write gives. `id` is the one meant.
+ * write's `If-Match` names, another item has the id the write gives, or the item is not the
+ * writing user's. `id` is the one meant.
  */
 export type Refused<Why extends RefusalReason> = {
   ok: false
@@ -61,12 +66,23 @@ export type Refused<Why extends RefusalReason> = {
 }
 
 /** Why a write can be refused. */
-export type RefusalReason = 'not-found' | 'stale' | 'duplicate-id'
+export type RefusalReason = 'not-found' | 'stale' | 'duplicate-id' | 'not-owner'
+
+/**
+ * Whether a write by `by` (a user's `sub`; undefined: the key, which writes every item) may
+ * change an item whose `_owner` is `owner`. An item without one is the key's alone.
+ */
+export function ownerAllows(by: string | undefined, owner: unknown): boolean {
+  return by === undefined || owner === by
+}
 
 /** A write refused before anything was stored. */
 export function refusedWrite<Why extends RefusalReason>(why: Why, id: string): Refused<Why> {
   return { ok: false, why, id }
 }
+
+/** Why a remove can be refused. */
+export type RemoveRefusal = 'not-found' | 'stale' | 'not-owner'
 
 /** What a restore did: items added, items that replaced one of the same id, items left out. */
 export type Restored = { added: number; replaced: number; skipped: number }
@@ -114,14 +130,18 @@ export interface ItemStore {
   query(query: ItemQuery): Promise<ItemPage>
   /** Stores one item; it gains `_id`. */
   insert(item: NewItem): Promise<Written | Refused<'duplicate-id'>>
-  /** Sets the given fields on the item with that `id`. */
+  /**
+   * Sets the given fields on the item with that `id`. With `by`, only if the item's `_owner` is
+   * `by`, checked in the same step as the write (as `If-Match` is): no other write slips in.
+   */
   update(
     id: string,
     fields: ItemFields,
     ifMatch?: IfMatch,
-  ): Promise<Written | Refused<'not-found' | 'stale' | 'duplicate-id'>>
-  /** Removes the item with that `id`. */
-  remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>>
+    by?: string,
+  ): Promise<Written | Refused<RefusalReason>>
+  /** Removes the item with that `id`; with `by`, only if its `_owner` is `by`. */
+  remove(id: string, ifMatch?: IfMatch, by?: string): Promise<Written | Refused<RemoveRefusal>>
   /**
    * Stores items as they were exported, `_id`s included, so that the list orders them as it did
    * where they came from. An item whose `id` the store has is skipped, or with `replace` takes

@@ -8,8 +8,10 @@ import {
   type ItemQuery,
   ifMatchAllows,
   type NewItem,
+  ownerAllows,
   type RefusalReason,
   type Refused,
+  type RemoveRefusal,
   type Restored,
   refusedWrite,
   type TaggedJson,
@@ -145,14 +147,17 @@ export class ItemsInMemory {
     id: string,
     fields: ItemFields,
     ifMatch?: IfMatch,
+    by?: string,
   ): WritePlan | Refused<RefusalReason> {
     const key = this.#keyById.get(id)
     const current = key === undefined ? undefined : this.#cache.get(key)
     if (key === undefined || current === undefined) return refusedWrite('not-found', id)
+    const stored = JSON.parse(utf8.decode(current))
+    if (!ownerAllows(by, stored._owner)) return refusedWrite('not-owner', id)
     if (!ifMatchAllows(ifMatch, this.#cache.tagOf(key) as string)) return refusedWrite('stale', id)
     const newId = fields.id ?? id
     if (newId !== id && this.#keyById.has(newId)) return refusedWrite('duplicate-id', newId)
-    const json = Buffer.from(JSON.stringify({ ...JSON.parse(utf8.decode(current)), ...fields }))
+    const json = Buffer.from(JSON.stringify({ ...stored, ...fields }))
     return {
       bytes: json.length,
       store: (records) => records.put(key, newId, json, newId === id ? undefined : id),
@@ -199,10 +204,14 @@ export class ItemsInMemory {
     return { plan, restored }
   }
 
-  planRemove(id: string, ifMatch?: IfMatch): WritePlan | Refused<'not-found' | 'stale'> {
+  planRemove(id: string, ifMatch?: IfMatch, by?: string): WritePlan | Refused<RemoveRefusal> {
     const key = this.#keyById.get(id)
     const current = key === undefined ? undefined : this.#cache.get(key)
     if (key === undefined || current === undefined) return refusedWrite('not-found', id)
+    // Only a user's remove reads the item: the key's stays a lookup.
+    if (by !== undefined && !ownerAllows(by, JSON.parse(utf8.decode(current))._owner)) {
+      return refusedWrite('not-owner', id)
+    }
     if (!ifMatchAllows(ifMatch, this.#cache.tagOf(key) as string)) return refusedWrite('stale', id)
     return {
       bytes: 0,

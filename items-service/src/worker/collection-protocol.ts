@@ -34,9 +34,14 @@ export const collectionPaths = {
 /** The origin of those calls' URLs, which the object never looks at. */
 export const collectionOrigin = 'https://collection'
 
-/** The body of an update's call and of a delete's. */
-export type UpdateCall = { id: string; fields: Record<string, unknown>; ifMatch?: IfMatch }
-export type RemoveCall = { id: string; ifMatch?: IfMatch }
+/** The body of an update's call and of a delete's; `by`: the writing user, checked by the object. */
+export type UpdateCall = {
+  id: string
+  fields: Record<string, unknown>
+  ifMatch?: IfMatch
+  by?: string
+}
+export type RemoveCall = { id: string; ifMatch?: IfMatch; by?: string }
 
 /**
  * Why the object could not do a call: its store is full, does not answer, or could not be

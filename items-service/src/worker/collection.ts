@@ -105,12 +105,12 @@ export async function openCollection(
       writeResponse(await store.insert(await c.req.json<NewItem>())),
     )
     .post(collectionPaths.update, async (c) => {
-      const { id, fields, ifMatch } = await c.req.json<UpdateCall>()
-      return writeResponse(await store.update(id, fields, ifMatch))
+      const { id, fields, ifMatch, by } = await c.req.json<UpdateCall>()
+      return writeResponse(await store.update(id, fields, ifMatch, by))
     })
     .post(collectionPaths.remove, async (c) => {
-      const { id, ifMatch } = await c.req.json<RemoveCall>()
-      return writeResponse(await store.remove(id, ifMatch))
+      const { id, ifMatch, by } = await c.req.json<RemoveCall>()
+      return writeResponse(await store.remove(id, ifMatch, by))
     })
     // The client's own request, handed on by the Worker's app.
     .route('/', eventsApp({ store, ...settings.events }))

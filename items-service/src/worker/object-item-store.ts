@@ -10,6 +10,7 @@ import type {
   NewItem,
   RefusalReason,
   Refused,
+  RemoveRefusal,
   Restored,
   TaggedJson,
   TaggedList,
@@ -75,15 +76,29 @@ export class ObjectItemStore implements ItemStore {
     id: string,
     fields: ItemFields,
     ifMatch?: IfMatch,
+    by?: string,
   ): Promise<Written | Refused<RefusalReason>> {
-    const call: UpdateCall = { id, fields, ...(ifMatch !== undefined && { ifMatch }) }
+    const call: UpdateCall = {
+      id,
+      fields,
+      ...(ifMatch !== undefined && { ifMatch }),
+      ...(by !== undefined && { by }),
+    }
     return this.#write(collectionPaths.update, call)
   }
 
-  async remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
-    const call: RemoveCall = { id, ...(ifMatch !== undefined && { ifMatch }) }
+  async remove(
+    id: string,
+    ifMatch?: IfMatch,
+    by?: string,
+  ): Promise<Written | Refused<RemoveRefusal>> {
+    const call: RemoveCall = {
+      id,
+      ...(ifMatch !== undefined && { ifMatch }),
+      ...(by !== undefined && { by }),
+    }
     const result = await this.#write(collectionPaths.remove, call)
-    return result as Written | Refused<'not-found' | 'stale'>
+    return result as Written | Refused<RemoveRefusal>
   }
 
   async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {

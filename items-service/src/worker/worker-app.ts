@@ -3,6 +3,7 @@ import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
 import { responseOutsideApp } from '@movies-and-mail/http-kit/workers-runtime'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
+import { issuerUsers } from '../users/issuer-users.js'
 import { type Bindings, settingsOf } from './items-object.js'
 import { type ItemsNamespace, ObjectItemStore } from './object-item-store.js'
 
@@ -31,6 +32,8 @@ export function workerApp(bindings: Bindings): Fetch {
   const app = createApp({
     store,
     apiKey: settings.apiKey,
+    // The isolate fetches the issuer's key set and keeps it for every request it serves.
+    users: settings.users && issuerUsers(settings.users),
     corsOrigins: settings.corsOrigins,
     // A request line holds what the service wrote and the path; an error line may quote a
     // library's message, and with it a URL or a setting that holds a secret.

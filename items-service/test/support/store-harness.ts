@@ -127,8 +127,8 @@ export class StoreHarness {
       find: (id) => call('find', id),
       query: (query) => call('query', query),
       insert: (item) => call('insert', item),
-      update: (id, fields, ifMatch) => call('update', id, fields, ifMatch),
-      remove: (id, ifMatch) => call('remove', id, ifMatch),
+      update: (id, fields, ifMatch, by) => call('update', id, fields, ifMatch, by),
+      remove: (id, ifMatch, by) => call('remove', id, ifMatch, by),
       restore: (items, options) => call('restore', items, options),
       usage: () => call('usage'),
       ping: async () => {

@@ -114,11 +114,14 @@ export class TestApp {
   }
 }
 
-/** A fresh TestApp for each test of the enclosing suite, closed after it. */
-export function useTestApp(options: TestAppOptions = {}): () => TestApp {
+/**
+ * A fresh TestApp for each test of the enclosing suite, closed after it; options made anew for
+ * each when given as a function (a verifier of tokens whose keys the test makes).
+ */
+export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}): () => TestApp {
   let current: TestApp | undefined
   beforeEach(async () => {
-    current = await TestApp.open(options)
+    current = await TestApp.open(typeof options === 'function' ? options() : options)
   })
   afterEach(async () => {
     await current?.close()

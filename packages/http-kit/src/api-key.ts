@@ -1,6 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { ApiRoute } from './api-route.js'
+import type { ApiRoute, ResponseEntry } from './api-route.js'
+import { bearerTokenOf, tokenRefusal, type Users } from './bearer-token.js'
 import { writeOriginCheck } from './cors.js'
+import { errorEntry } from './error-entry.js'
 import { isForeignPage } from './foreign-page.js'
 import { unreadBodyHeaders } from './unread-body.js'
 
@@ -12,10 +14,15 @@ export type WriteGuard = {
   accepted: (given: string) => Promise<boolean>
   /** Whether the request comes from a page on another origin that may not write without a key. */
   foreign: (c: Context) => boolean
+  /** The users whose tokens routes declared with `bearer` take; then no write goes without one. */
+  users?: Users | undefined
 }
 
+/** Who a guarded route's request writes as: a user (the token's `sub`), or the key's holder. */
+export type Writer = { subject?: string }
+
 /** What an app keeps in the context for its guarded routes. */
-export type ApiKeyVariables = { writeGuard: WriteGuard }
+export type ApiKeyVariables = { writeGuard: WriteGuard; writer: Writer }
 
 const encoder = new TextEncoder()
 
@@ -34,7 +41,10 @@ async function digest(text: string): Promise<Uint8Array> {
  */
 export function acceptApiKeys(
   keys: readonly string[],
-  { writeOrigins = [] }: { writeOrigins?: readonly string[] } = {},
+  {
+    writeOrigins = [],
+    users,
+  }: { writeOrigins?: readonly string[]; users?: Users | undefined } = {},
 ): MiddlewareHandler<{ Variables: ApiKeyVariables }> {
   const expected = Promise.all(keys.map(digest))
   const accepted = async (given: string) => {
@@ -54,6 +64,7 @@ export function acceptApiKeys(
     keyed: keys.length > 0,
     accepted,
     foreign: (c) => isForeignPage(c, mayWrite),
+    users,
   }
   return function putWriteGuard(c, next) {
     c.set('writeGuard', guard)
@@ -82,6 +93,40 @@ export const requireApiKey: MiddlewareHandler<{ Variables: ApiKeyVariables }> =
     return c.json({ error: 'Unauthorized' }, 401, unreadBodyHeaders(c))
   }
 
+/**
+ * The guard of a route that takes a user's token beside the key (`guarded(route, { bearer:
+ * true })`). Without users configured it is `requireApiKey`. With them, a request that sends
+ * `x-apikey` is judged by the key alone (the operator's: it writes as nobody); any other needs
+ * `Authorization: Bearer <JWT>` that `users.verify` accepts, whatever its origin, and the route
+ * learns whose it is (`c.get('writer').subject`). Refusals: `tokenRefusal`.
+ */
+export const requireWriter: MiddlewareHandler<{ Variables: ApiKeyVariables }> =
+  async function checkWriter(c, next) {
+    const users = c.get('writeGuard')?.users
+    if (!users) return requireApiKey(c, next)
+    if (c.req.header('x-apikey') !== undefined) return requireApiKey(c, next)
+    const token = bearerTokenOf(c)
+    if (token === 'too-long' || token === 'absent') return tokenRefusal(c, users.realm, token)
+    if (token === 'malformed') {
+      return tokenRefusal(c, users.realm, { status: 401, reason: 'the token is not a JWT' })
+    }
+    const verdict = await users.verify(token)
+    if (!verdict.ok) return tokenRefusal(c, users.realm, verdict)
+    c.set('writer', { subject: verdict.subject })
+    return next()
+  }
+
+/** The OpenAPI security scheme of a user's token, beside the key where a route takes both. */
+export const bearerScheme = {
+  name: 'BearerToken',
+  scheme: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: "A token of the service's OpenID issuer (ITEMS_JWT_ISSUER), for its audience",
+  },
+} as const
+
 /** The OpenAPI security scheme of `x-apikey`, registered under this name by both micros. */
 export const apiKeyScheme = {
   name: 'ApiKey',
@@ -91,17 +136,46 @@ export const apiKeyScheme = {
 /**
  * A route config with the API-key guard declared: `requireApiKey` first among its middleware
  * and the `ApiKey` scheme in its OpenAPI `security` (unless the config states its own, such as
- * items' "only when a key is set"), so that the document and the guard cannot disagree.
+ * items' "only when a key is set"), so that the document and the guard cannot disagree. With
+ * `bearer`, the guard is `requireWriter`, the `BearerToken` scheme stands beside the key in
+ * `security`, and the route's 401 says `WWW-Authenticate` (the docs keep the schemes the
+ * running service takes: `addDocsRoutes`' `keyed` and `users`).
  * @example export const sendMailRoute = apiRoute(guarded({ method: 'post', path: '/sendmail', ... }))
  */
 export function guarded<const R extends ApiRoute>(
   route: R,
+  { bearer = false }: { bearer?: boolean } = {},
 ): R & { middleware: readonly MiddlewareHandler[]; security: readonly SecurityRequirement[] } {
+  const security = route.security ?? [{ [apiKeyScheme.name]: [] }]
+  if (!bearer) {
+    return { ...route, middleware: [requireApiKey, ...(route.middleware ?? [])], security }
+  }
+  const unauthorized = route.responses[401]
   return {
     ...route,
-    middleware: [requireApiKey, ...(route.middleware ?? [])],
-    security: route.security ?? [{ [apiKeyScheme.name]: [] }],
+    middleware: [requireWriter, ...(route.middleware ?? [])],
+    security: [security[0] ?? {}, { [bearerScheme.name]: [] }, ...security.slice(1)],
+    responses: {
+      ...route.responses,
+      ...(unauthorized && { 401: withChallenge(unauthorized) }),
+      431: route.responses[431] ?? tooLongAuthorization,
+    },
   }
+}
+
+const tooLongAuthorization = errorEntry(
+  'Authorization is longer than 8192 bytes: refused before anything reads it',
+  'Authorization is longer than 8192 bytes',
+)
+
+/** A 401's entry with the `WWW-Authenticate` a refused token carries. */
+function withChallenge(entry: ResponseEntry): ResponseEntry {
+  const challenge = {
+    description:
+      'With an issuer set: `Bearer realm="…"` for a missing token, with `error="invalid_token"` and `error_description` for a bad one',
+    schema: { type: 'string', example: 'Bearer realm="items-service", error="invalid_token"' },
+  }
+  return { ...entry, headers: { ...entry.headers, 'WWW-Authenticate': challenge } }
 }
 
 type SecurityRequirement = Record<string, string[]>

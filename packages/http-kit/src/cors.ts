@@ -9,6 +9,8 @@ export type CorsOptions = {
   writeOrigins: readonly string[]
   /** Whether writes take `x-apikey`: then a page on any origin may write with the key. */
   keyedWrites: boolean
+  /** Whether writes take a user's token (`Authorization: Bearer`): then from a page on any origin. */
+  tokenWrites?: boolean
   readMethods?: readonly string[]
   writeMethods?: readonly string[]
   allowHeaders?: readonly string[]
@@ -23,7 +25,8 @@ export type CorsPolicy = {
   /**
    * The headers a preflight's answer carries on top: the read methods for every origin, the
    * writes too for an origin that may write without the key, or for a page that will send the
-   * key (it asks for `x-apikey`) where writes take one.
+   * key (it asks for `x-apikey`) where writes take one, or a user's token (it asks for
+   * `authorization`) where writes take those.
    */
   addPreflightHeaders(
     origin: string | undefined,
@@ -41,6 +44,7 @@ export type CorsPolicy = {
 export function corsPolicy({
   writeOrigins,
   keyedWrites,
+  tokenWrites = false,
   readMethods = ['GET', 'HEAD', 'OPTIONS'],
   writeMethods = ['POST', 'PUT', 'DELETE'],
   allowHeaders = [
@@ -66,7 +70,9 @@ export function corsPolicy({
   const mayWrite = writeOriginCheck(writeOrigins)
   const reads = readMethods.join(', ')
   const all = [...readMethods.slice(0, 2), ...writeMethods, ...readMethods.slice(2)].join(', ')
-  const headers = allowHeaders.join(', ')
+  // A signed-in user's token, where writes take one: a credential, but not a cookie, so no
+  // `allow-credentials` is needed.
+  const headers = (tokenWrites ? ['authorization', ...allowHeaders] : allowHeaders).join(', ')
   const exposed = exposeHeaders.join(', ')
   return {
     addResponseHeaders(add) {
@@ -74,8 +80,9 @@ export function corsPolicy({
       add('access-control-expose-headers', exposed)
     },
     addPreflightHeaders(origin, requestedHeaders, add) {
-      const sendsKey = keyedWrites && /(?:^|,)\s*x-apikey\s*(?:,|$)/i.test(requestedHeaders ?? '')
-      add('access-control-allow-methods', mayWrite(origin) || sendsKey ? all : reads)
+      const sendsKey = keyedWrites && asksForKey.test(requestedHeaders ?? '')
+      const sendsToken = tokenWrites && asksForToken.test(requestedHeaders ?? '')
+      add('access-control-allow-methods', mayWrite(origin) || sendsKey || sendsToken ? all : reads)
       add('access-control-allow-headers', headers)
       add('access-control-max-age', String(maxAgeSeconds))
       // The methods answered depend on these; a cache must not give one origin's to another.
@@ -83,6 +90,9 @@ export function corsPolicy({
     },
   }
 }
+
+const asksForKey = /(?:^|,)\s*x-apikey\s*(?:,|$)/i
+const asksForToken = /(?:^|,)\s*authorization\s*(?:,|$)/i
 
 /** Whether a page of `origin` may write without the key: listed, or every origin is (`*`). */
 export function writeOriginCheck(

@@ -1,7 +1,7 @@
 import type { Env } from 'hono'
 import * as z from 'zod/mini'
 import type { ApiApp } from './api-app.js'
-import { apiKeyScheme } from './api-key.js'
+import { apiKeyScheme, bearerScheme } from './api-key.js'
 import { apiRoute } from './api-route.js'
 import { sendTaggedResponse } from './conditional-get.js'
 import { docsUi } from './docs-ui.js'
@@ -22,6 +22,11 @@ type ServiceInfo = {
    * Swagger UI shows a lock only where a write needs the key.
    */
   keyed?: boolean
+  /**
+   * Whether this running service takes users' tokens (an issuer is set) where a route takes one
+   * (`guarded(route, { bearer: true })`): the `BearerToken` requirement stays in the document.
+   */
+  users?: boolean
   /** JSON Schemas the routes' schemas refer to by `$ref`, by name. */
   schemas?: Record<string, object>
 }
@@ -121,8 +126,20 @@ const docsFileRoute = apiRoute({
   },
 })
 
-/** The document with each "key only when one is set" security requirement decided by `keyed`. */
-function withKeyResolved<D extends { paths?: object }>(document: D, keyed: boolean): D {
+/**
+ * The document with each "key only when one is set" security requirement decided by `keyed`,
+ * and each user's token by `users`: what remains is what the running service takes.
+ */
+function withKeyResolved<D extends { paths?: object }>(
+  document: D,
+  active: { keyed: boolean; users: boolean },
+): D {
+  const takes = (requirement: object) => {
+    const names = Object.keys(requirement)
+    if (names.includes(apiKeyScheme.name)) return active.keyed
+    if (names.includes(bearerScheme.name)) return active.users
+    return false
+  }
   const paths = Object.entries((document.paths ?? {}) as Record<string, Record<string, object>>)
   return {
     ...document,
@@ -134,8 +151,7 @@ function withKeyResolved<D extends { paths?: object }>(document: D, keyed: boole
             const security = (operation as { security?: object[] }).security
             const optional = security?.some((requirement) => Object.keys(requirement).length === 0)
             if (!security || !optional || security.length < 2) return [method, operation]
-            const needed = security.filter((requirement) => Object.keys(requirement).length > 0)
-            return [method, { ...operation, security: keyed ? needed : [] }]
+            return [method, { ...operation, security: security.filter(takes) }]
           }),
         ),
       ]),
@@ -157,14 +173,20 @@ export function addDocsRoutes<E extends Env>(app: ApiApp<E>, info: ServiceInfo):
   let document: Promise<object> | undefined
   const getDocument = async () => {
     const { openApiDocument } = await import('./openapi-document.js')
-    const { tags = {}, keyed, schemas, ...about } = info
+    const { tags = {}, keyed, users = false, schemas, ...about } = info
+    const bearer = app.apiRoutes.some(({ security = [] }) =>
+      security.some((requirement) => bearerScheme.name in requirement),
+    )
     const generated = openApiDocument(app.apiRoutes, {
       info: about,
       servers,
       ...(schemas && { schemas }),
-      securitySchemes: { [apiKeyScheme.name]: apiKeyScheme.scheme },
+      securitySchemes: {
+        [apiKeyScheme.name]: apiKeyScheme.scheme,
+        ...(bearer && { [bearerScheme.name]: bearerScheme.scheme }),
+      },
     })
-    const resolved = keyed === undefined ? generated : withKeyResolved(generated, keyed)
+    const resolved = keyed === undefined ? generated : withKeyResolved(generated, { keyed, users })
     return withTags(withImplicitMethods(resolved), tags)
   }
   // Swagger UI's files load on the first request for them: the builds keep them in a chunk of

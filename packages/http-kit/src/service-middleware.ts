@@ -1,6 +1,7 @@
 import type { Hono } from 'hono'
 import { allowedMethods, noRouteResponse } from './allowed-methods.js'
 import { type ApiKeyVariables, acceptApiKeys } from './api-key.js'
+import type { Users } from './bearer-token.js'
 import { bodyTimeout } from './body-read-first.js'
 import { cors } from './cors.js'
 import { errorHandler, type KnownError } from './errors.js'
@@ -21,6 +22,11 @@ export type ServiceAppOptions = {
   corsOrigins: readonly string[]
   /** The `x-apikey` values guarded routes accept; none: the guard is open (DESIGN.md). */
   apiKeys: readonly string[]
+  /**
+   * The users whose tokens the routes declared with `bearer` take (an OpenID issuer is set):
+   * then those routes want a token or the key from every request, whatever CORS_ORIGINS says.
+   */
+  users?: Users | undefined
   /** The errors the service answers with a status of their own (its stores' among them). */
   knownErrors?: readonly KnownError[]
   /**
@@ -42,6 +48,7 @@ export function withServiceMiddleware<App extends Hono<ServiceEnv>>(
     logError = log,
     corsOrigins,
     apiKeys,
+    users,
     knownErrors = [],
     bodyTimeoutMs = bodyTimeout.defaultMs,
   }: ServiceAppOptions,
@@ -49,8 +56,8 @@ export function withServiceMiddleware<App extends Hono<ServiceEnv>>(
   const keyedWrites = apiKeys.length > 0
   app.use(
     ...requestLog({ write: log }),
-    cors({ writeOrigins: corsOrigins, keyedWrites }),
-    acceptApiKeys(apiKeys, { writeOrigins: corsOrigins }),
+    cors({ writeOrigins: corsOrigins, keyedWrites, tokenWrites: users !== undefined }),
+    acceptApiKeys(apiKeys, { writeOrigins: corsOrigins, users }),
     (c, next) => {
       c.set('bodyTimeoutMs', bodyTimeoutMs)
       return next()

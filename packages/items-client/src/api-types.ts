@@ -6,7 +6,7 @@
 export type NoFields = Record<never, never>
 
 /** The fields every item has, which custom fields cannot retype. */
-type BuiltInField = '_id' | 'id' | 'name' | 'genre'
+type BuiltInField = '_id' | '_owner' | 'id' | 'name' | 'genre'
 
 /**
  * The custom fields of `createItemsClient<Fields>`, each optional: the service stores any
@@ -22,7 +22,7 @@ type Flat<T> = { [K in keyof T]: T[K] }
 /**
  * An item as `POST /items` takes it: `id` (1-200 characters, no control characters, not
  * `events`), `name` (1-500) and `genre` (1-100); other top-level fields are stored as given.
- * Field names that are `_id`, start with `$`, contain `.`, or are `__proto__`, `constructor`,
+ * Field names that are `_id` or `_owner`, start with `$`, contain `.`, or are `__proto__`, `constructor`,
  * `prototype` are refused.
  */
 export type NewItem<Fields extends object = NoFields> = Flat<
@@ -40,9 +40,18 @@ export type ItemFields<Fields extends object = NoFields> = Flat<
   } & CustomFields<Fields> & { [field: string]: unknown }
 >
 
-/** An item as every answer carries it, with the `_id` the service gave it (24 hex digits). */
+/**
+ * An item as every answer carries it, with the `_id` the service gave it (24 hex digits), and
+ * `_owner`, the signed-in user who created it (their token's `sub`), unless the key did.
+ */
 export type Item<Fields extends object = NoFields> = Flat<
-  { _id: string; id: string; name: string; genre: string } & CustomFields<Fields> & {
+  {
+    _id: string
+    _owner?: string
+    id: string
+    name: string
+    genre: string
+  } & CustomFields<Fields> & {
       [field: string]: unknown
     }
 >

@@ -14,6 +14,14 @@ export type ItemsClientOptions = {
    * them without a CORS preflight.
    */
   apiKey?: string | undefined
+  /**
+   * A signed-in user's token for the writes (`Authorization: Bearer`), where the service has
+   * `ITEMS_JWT_ISSUER` set: the token, or a function that answers it (say, your sign-in
+   * library's current access token), called for each write and, once more, after a 401
+   * `invalid_token` (an expired token: the write is sent again with the fresh one). Reads go
+   * without it.
+   */
+  token?: string | (() => string | undefined | Promise<string | undefined>) | undefined
   /** The fetch to call; by default `globalThis.fetch`, looked up at each call. */
   fetch?: Fetch | undefined
   /** Headers for every request; a call's `headers` go over them. */

@@ -25,13 +25,18 @@ import { changedPaths, itemPath, queryString } from './request-url.js'
 const globalFetch: Fetch = (input, init) => globalThis.fetch(input, init)
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+/** A 401 whose challenge says the token was refused (RFC 6750 §3.1), not that none was sent. */
+const isInvalidToken = (response: Response) =>
+  response.status === 401 &&
+  /error="invalid_token"/.test(response.headers.get('www-authenticate') ?? '')
 type Sent = WriteOptions & { body?: unknown }
 
 /**
  * A client for the items-service at `baseUrl` (its origin, plus a path prefix if it is served
  * under one; `''` for the page's own origin in a browser). `Fields` types the items' custom
  * fields: `createItemsClient<{ year: number }>(…)` makes `item.year` a `number | undefined`.
- * @param options `apiKey` for the writes, a `fetch` of your own, `headers` for every request,
+ * @param options `apiKey` or a user's `token` for the writes, a `fetch` of your own, `headers` for every request,
  * `cache: false` for no conditional reads
  * @example
  * const items = createItemsClient<{ year: number }>('http://localhost:4000', { apiKey: 'key' })
@@ -44,7 +49,8 @@ export function createItemsClient<Fields extends object = NoFields>(
   baseUrl: string | URL,
   options: ItemsClientOptions = {},
 ): ItemsClient<Fields> {
-  const { apiKey, fetch: send = globalFetch, headers, cache: caching = true } = options
+  const { apiKey, token, fetch: send = globalFetch, headers, cache: caching = true } = options
+  const currentToken = async () => (typeof token === 'function' ? await token() : token)
   const root = String(baseUrl).replace(/\/+$/, '')
   const cache = caching ? new AnswerCache() : undefined
 
@@ -61,14 +67,25 @@ export function createItemsClient<Fields extends object = NoFields>(
     if (apiKey !== undefined) sentHeaders.set('x-apikey', apiKey)
     if (body !== undefined) sentHeaders.set('content-type', 'application/json')
     if (ifMatch !== undefined) sentHeaders.set('if-match', ifMatch)
+    const sentBody = body === undefined ? null : JSON.stringify(body)
+    const sendWith = async (bearer: string | undefined) => {
+      if (bearer !== undefined) sentHeaders.set('authorization', `Bearer ${bearer}`)
+      return fetchAnswer(method, path, {
+        headers: sentHeaders,
+        body: sentBody,
+        signal: signal ?? null,
+      })
+    }
     // The answer is the whole list as the write left it, tagged as `GET /items` tags it.
     let list: KeptAnswer | undefined
     try {
-      const response = await fetchAnswer(method, path, {
-        headers: sentHeaders,
-        body: body === undefined ? null : JSON.stringify(body),
-        signal: signal ?? null,
-      })
+      let response = await sendWith(await currentToken())
+      // A token refused as invalid (expired, say) and a function that may have a fresh one:
+      // asked once more, and the write sent again with it. Nothing was stored the first time.
+      if (typeof token === 'function' && isInvalidToken(response)) {
+        await response.body?.cancel()
+        response = await sendWith(await token())
+      }
       const text = await readText(response)
       const answered = parseJson<T>(text, response)
       const etag = response.headers.get('etag')

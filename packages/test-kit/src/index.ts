@@ -28,6 +28,7 @@ export {
 export type { WireCommand } from './mongo/wire-codec.js'
 export { MongoStandIn, type StandInOptions } from './mongo-stand-in.js'
 export { type MongoTestServer, useMongoServer } from './mongo-test-server.js'
+export { type IssuerMode, OidcIssuer, type OidcIssuerOptions } from './oidc-issuer.js'
 export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
 export { RawConnection, type RawResponse, rawRequest, trickledPost } from './raw-connection.js'
 export { killBuiltEntries } from './running-children.js'

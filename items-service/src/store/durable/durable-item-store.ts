@@ -11,6 +11,7 @@ import type {
   NewItem,
   RefusalReason,
   Refused,
+  RemoveRefusal,
   Restored,
   TaggedJson,
   TaggedList,
@@ -93,12 +94,17 @@ export class DurableItemStore implements ItemStore {
     id: string,
     fields: ItemFields,
     ifMatch?: IfMatch,
+    by?: string,
   ): Promise<Written | Refused<RefusalReason>> {
-    return this.#write(this.#items.planUpdate(id, fields, ifMatch))
+    return this.#write(this.#items.planUpdate(id, fields, ifMatch, by))
   }
 
-  async remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
-    return this.#write(this.#items.planRemove(id, ifMatch))
+  async remove(
+    id: string,
+    ifMatch?: IfMatch,
+    by?: string,
+  ): Promise<Written | Refused<RemoveRefusal>> {
+    return this.#write(this.#items.planRemove(id, ifMatch, by))
   }
 
   async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {

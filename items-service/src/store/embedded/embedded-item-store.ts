@@ -12,6 +12,7 @@ import type {
   NewItem,
   RefusalReason,
   Refused,
+  RemoveRefusal,
   Restored,
   TaggedJson,
   Usage,
@@ -113,12 +114,13 @@ export class EmbeddedItemStore implements ItemStore {
     id: string,
     fields: ItemFields,
     ifMatch?: IfMatch,
+    by?: string,
   ): Promise<Written | Refused<RefusalReason>> {
-    return this.#write([id, fields.id ?? id], () => this.#items.planUpdate(id, fields, ifMatch))
+    return this.#write([id, fields.id ?? id], () => this.#items.planUpdate(id, fields, ifMatch, by))
   }
 
-  remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
-    return this.#write([id], () => this.#items.planRemove(id, ifMatch))
+  remove(id: string, ifMatch?: IfMatch, by?: string): Promise<Written | Refused<RemoveRefusal>> {
+    return this.#write([id], () => this.#items.planRemove(id, ifMatch, by))
   }
 
   async restore(items: readonly Item[], { replace }: { replace: boolean }): Promise<Restored> {

@@ -17,9 +17,11 @@ import {
   type ItemStore,
   ifMatchAllows,
   type NewItem,
+  ownerAllows,
   type PagePosition,
   type RefusalReason,
   type Refused,
+  type RemoveRefusal,
   type Restored,
   refusedWrite,
   type TaggedJson,
@@ -189,11 +191,12 @@ export class MongoItemStore implements ItemStore {
     id: string,
     fields: ItemFields,
     ifMatch?: IfMatch,
+    by?: string,
   ): Promise<Written | Refused<RefusalReason>> {
     const write = async (filter: Document) =>
       (await this.#items.updateOne(filter, { $set: fields })).matchedCount > 0
     try {
-      const outcome = await this.#within((signal) => this.#write(id, ifMatch, write, signal))
+      const outcome = await this.#within((signal) => this.#write(id, ifMatch, by, write, signal))
       return outcome === 'done' ? this.#written() : refusedWrite(outcome, id)
     } catch (error) {
       if (isDuplicateKey(error, 'id')) return refusedWrite('duplicate-id', fields.id ?? id)
@@ -201,9 +204,13 @@ export class MongoItemStore implements ItemStore {
     }
   }
 
-  async remove(id: string, ifMatch?: IfMatch): Promise<Written | Refused<'not-found' | 'stale'>> {
+  async remove(
+    id: string,
+    ifMatch?: IfMatch,
+    by?: string,
+  ): Promise<Written | Refused<RemoveRefusal>> {
     const write = async (filter: Document) => (await this.#items.deleteOne(filter)).deletedCount > 0
-    const outcome = await this.#within((signal) => this.#write(id, ifMatch, write, signal))
+    const outcome = await this.#within((signal) => this.#write(id, ifMatch, by, write, signal))
     return outcome === 'done' ? this.#written() : refusedWrite(outcome, id)
   }
 
@@ -239,17 +246,26 @@ export class MongoItemStore implements ItemStore {
    * A write of the item with that `id`. Under `If-Match` it is a compare-and-swap without a
    * version field: the item is read, its tag checked, and the write filtered on the item exactly
    * as read; when that matches nothing, another write came between: the item changed (stale) or
-   * is gone (not found).
+   * is gone (not found). A user's write (`by`) is filtered on its `_owner` too, so that the
+   * check and the write are one operation of the database; when it matches nothing, the item
+   * is read to say why (another's, or gone), and nothing was written either way.
    */
   async #write(
     id: string,
     ifMatch: IfMatch | undefined,
+    by: string | undefined,
     write: (filter: Document) => Promise<boolean>,
     signal: AbortSignal,
-  ): Promise<'done' | 'not-found' | 'stale'> {
-    if (ifMatch === undefined) return (await write({ id })) ? 'done' : 'not-found'
+  ): Promise<'done' | 'not-found' | 'stale' | 'not-owner'> {
+    if (ifMatch === undefined) {
+      if (await write(by === undefined ? { id } : { id, _owner: by })) return 'done'
+      if (by === undefined) return 'not-found'
+      const now = await this.#items.findOne({ id }, { projection: { _id: 1 }, signal })
+      return now ? 'not-owner' : 'not-found'
+    }
     const target = await readSwapTarget(this.#items, id, signal)
     if (!target) return 'not-found'
+    if (!ownerAllows(by, target.owner)) return 'not-owner'
     if (!ifMatchAllows(ifMatch, tagOf(createHash('sha256').update(target.json)))) return 'stale'
     if (await write(target.unchanged)) return 'done'
     const now = await this.#items.findOne(target.same, { projection: { _id: 1 }, signal })

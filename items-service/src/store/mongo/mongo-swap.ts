@@ -11,6 +11,8 @@ export type SwapTarget = {
   unchanged: Document
   /** Finds the item whatever it holds now: to tell a changed item from a removed one. */
   same: Document
+  /** Its `_owner` as read; `unchanged` holds it too, so a write under it is the owner's. */
+  owner: unknown
 }
 
 /**
@@ -44,5 +46,6 @@ export async function readSwapTarget(
       $expr: { $eq: [{ $objectToArray: '$$ROOT' }, { $literal: fields }] },
     },
     same: { _id: item._id },
+    owner: item._owner,
   }
 }
