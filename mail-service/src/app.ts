@@ -118,7 +118,9 @@ export function createApp({
       ...{ idempotency, counter, rateLimits, timeoutMs, giveUpMs, background },
     }),
   )
-  app.include(recordsApp({ mailLog, outbox, readerOf: recordReader(adminApiKeys), logError }))
+  app.include(
+    recordsApp({ mailLog, outbox, events, readerOf: recordReader(adminApiKeys), logError }),
+  )
   app.include(webhooksApp({ events, signingKey: webhookSigningKey, logError }))
   addDocsRoutes(app, {
     title: 'Mail service',

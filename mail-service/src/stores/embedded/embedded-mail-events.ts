@@ -2,12 +2,12 @@ import type { EmbeddedEnv } from '@movies-and-mail/embedded-store'
 import type { Database } from 'lmdb'
 import { inOrder, type MailEvent, type MailEvents } from '../../ports/mail-events.js'
 
-/** Splits a message id from an event id in the index's keys: neither holds it. */
-const separator = '\u0000'
+/** Splits a message id from an event id in the index's keys: a message id holds no space. */
+const separator = ' '
 
 /**
  * Mailgun's events in the service's embedded store: database `mailevents` (the event by its id,
- * with the message it is about), `mailevents-by-message` (`<message id>\0<event id>`, so a
+ * with the message it is about), `mailevents-by-message` (`<message id> <event id>`, so a
  * message's events are one range) and `webhook-tokens` (the event that took each token, until
  * when). This process owns the store, so what it is writing is also held in memory: two copies
  * of one event, or two events with one token, arriving at once are told apart before either
@@ -65,7 +65,7 @@ export class EmbeddedMailEvents implements MailEvents {
     for (const messageId of new Set(messageIds)) {
       const start = messageId + separator
       const events: MailEvent[] = []
-      for (const key of this.#byMessage.getKeys({ start, end: `${messageId}\u0001` })) {
+      for (const key of this.#byMessage.getKeys({ start, end: `${messageId}!` })) {
         const value = this.#events.get(key.slice(start.length))
         if (value !== undefined) events.push((JSON.parse(value) as { event: MailEvent }).event)
       }
