@@ -46,13 +46,15 @@ export async function openNodeStores(settings: Settings): Promise<NodeStores> {
   const mongoWhere = `MongoDB at ${serversOf(mongo.url)}, database ${mongo.dbName}`
   const close = () => state.close()
   if (!inDeta) {
-    const collections = 'maillog, outbox, idempotency_keys, send_counts'
+    const collections =
+      'maillog, outbox, idempotency_keys, send_counts, mail_events, webhook_tokens'
     return { stores: state, where: `${mongoWhere} (collections ${collections})`, close }
   }
   const stores: StateStores = {
     open: (name) => inDeta.open(name),
     idempotency: () => state.idempotency(),
     sendCounter: () => state.sendCounter(),
+    events: () => state.events(),
   }
   const where =
     `mail log and outbox in ${detaWhere} (bases maillog, outbox); idempotency keys and ` +
