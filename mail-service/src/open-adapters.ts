@@ -32,7 +32,7 @@ export async function openAdapters(
   const mailLog = await stores.open<MailLogEntry>('maillog')
   const idempotency = await stores.idempotency()
   const counter = await stores.sendCounter()
-  const events = settings.webhookSigningKey ? await stores.events?.() : undefined
+  const events = settings.webhookSigningKey ? await stores.events() : undefined
   const state = { mailLog, idempotency, counter, ...(events && { events }) }
   if (transport.kind === 'mailgun') {
     // The provider is followed past the client's wait, up to MAIL_GIVE_UP_MS.

@@ -14,5 +14,5 @@ export type StateStores = {
   idempotency(): Promise<IdempotencyStore>
   sendCounter(): Promise<SendCounter>
   /** Mailgun's events of the sends, and the webhook tokens taken. */
-  events?(): Promise<MailEvents>
+  events(): Promise<MailEvents>
 }

@@ -7,6 +7,8 @@ export type MailEventsFixture = {
   other?: MailEvents
   /** Opens the same store afresh, as a restarted process would; absent for memory-only stores. */
   reopen?: () => Promise<MailEvents>
+  /** Why `prune` removes nothing, when the store expires events by itself. */
+  expiresItself?: string
   cleanup: () => Promise<void>
 }
 
@@ -83,7 +85,8 @@ export function describeMailEventsContract(
       expect(Object.fromEntries(found)).toEqual({ [one]: [accepted, failure], [two]: [other] })
     })
 
-    it('forgets the events that happened before the cutoff', async () => {
+    it('forgets the events that happened before the cutoff', async ({ skip }) => {
+      if (fixture.expiresItself) return skip(fixture.expiresItself)
       const messageId = unique('msg')
       const old = event('accepted', 1)
       const recent = { ...event('delivered', 2), at: new Date().toISOString() }
