@@ -198,16 +198,16 @@ export const mailLogRecordRoute = apiRoute(
           'application/json': { schema: mailLogRecordSchema, example: mailLogRecordExample },
         },
       },
-      400: errorResponse('`id` is not a record `_id`', {
+      400: errorEntry('`id` is not a record `_id`', {
         error: 'invalid path parameter',
         issues: [{ path: 'id', message: 'must be a record `_id`: 24 lowercase hex characters' }],
       }),
       401: unauthorized,
-      404: errorResponse(
+      404: errorEntry(
         'No record of this key has this id',
         'no mail log record of this key has this id',
       ),
-      503: errorResponse('The mail log does not answer', 'the mail log does not answer'),
+      503: errorEntry('The mail log does not answer', 'the mail log does not answer'),
     },
   }),
 )

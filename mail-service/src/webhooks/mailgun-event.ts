@@ -1,4 +1,4 @@
-import { documented, named } from '@movies-and-mail/http-kit/api-route'
+import { documented, named } from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
 import { type EventName, eventNames, type MailEvent } from '../ports/mail-events.js'
 

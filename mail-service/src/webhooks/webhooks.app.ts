@@ -1,4 +1,4 @@
-import { ApiApp } from '@movies-and-mail/http-kit/api-route'
+import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { MailEvents } from '../ports/mail-events.js'
 import { mailEventOf } from './mailgun-event.js'

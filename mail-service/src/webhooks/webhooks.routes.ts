@@ -1,6 +1,5 @@
-import { apiRoute } from '@movies-and-mail/http-kit/api-route'
-import { errorResponse } from '@movies-and-mail/http-kit/app'
-import { jsonObjectBody } from '@movies-and-mail/http-kit/json'
+import { jsonObjectBody } from '@movies-and-mail/http-kit/app'
+import { apiRoute, errorEntry } from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
 import { mailgunWebhookSchema } from './mailgun-event.js'
 
@@ -35,32 +34,29 @@ export const mailgunWebhookRoute = apiRoute({
         'record.',
       content: { 'application/json': { schema: filedSchema, example: { filed: true } } },
     },
-    400: errorResponse('The body is not JSON, not an object, or not a Mailgun event', {
+    400: errorEntry('The body is not JSON, not an object, or not a Mailgun event', {
       error: 'invalid request body',
       issues: [{ path: 'signature.token', message: 'Invalid input: expected string' }],
     }),
-    401: errorResponse(
+    401: errorEntry(
       'The signature is not that of MAILGUN_WEBHOOK_SIGNING_KEY',
       "the signature is not Mailgun's",
     ),
-    404: errorResponse(
+    404: errorEntry(
       'Mail events are off: MAILGUN_WEBHOOK_SIGNING_KEY is not set',
       'mail events are off: MAILGUN_WEBHOOK_SIGNING_KEY is not set',
     ),
-    406: errorResponse(
+    406: errorEntry(
       'The timestamp is more than 15 minutes from now (Mailgun does not retry a 406)',
       'the signature timestamp is more than 15 minutes from now',
     ),
-    409: errorResponse(
+    409: errorEntry(
       'The token was used by another event: a replayed signature',
       'this signature token was used by another event',
     ),
-    413: errorResponse('The body is larger than 64 KiB', 'request body is larger than 65536 bytes'),
-    415: errorResponse(
-      'The body is not `application/json`',
-      'Content-Type must be application/json',
-    ),
-    503: errorResponse(
+    413: errorEntry('The body is larger than 64 KiB', 'request body is larger than 65536 bytes'),
+    415: errorEntry('The body is not `application/json`', 'Content-Type must be application/json'),
+    503: errorEntry(
       'The store of events does not answer (Mailgun tries again)',
       'the store of mail events does not answer',
     ),
