@@ -46,8 +46,7 @@ export async function openNodeStores(settings: Settings): Promise<NodeStores> {
   const mongoWhere = `MongoDB at ${serversOf(mongo.url)}, database ${mongo.dbName}`
   const close = () => state.close()
   if (!inDeta) {
-    const collections =
-      'maillog, outbox, idempotency_keys, send_counts, mail_events, webhook_tokens'
+    const collections = 'maillog, outbox, idempotency_keys, send_counts'
     return { stores: state, where: `${mongoWhere} (collections ${collections})`, close }
   }
   const stores: StateStores = {
