@@ -7,6 +7,7 @@ import { healthApp } from './health/health.app.js'
 import type { Mailer, MailTemplate } from './mailer/mailer.js'
 import type { OutboxMailer } from './mailer/outbox-mailer.js'
 import type { IdempotencyStore } from './ports/idempotency-store.js'
+import type { MailEvents } from './ports/mail-events.js'
 import type { MailLog } from './ports/mail-log.js'
 import type { SendCounter } from './ports/send-counter.js'
 import type { RateLimits } from './rate-limits/buckets.js'
@@ -14,6 +15,7 @@ import { recordsApp } from './records/records.app.js'
 import { Background } from './sendmail/background.js'
 import type { MailLogRetry } from './sendmail/send-mail.js'
 import { sendMailApp } from './sendmail/sendmail.app.js'
+import { webhooksApp } from './webhooks/webhooks.app.js'
 
 export type AppDeps = {
   mailer: Mailer
@@ -51,6 +53,10 @@ export type AppDeps = {
    * an answer a minute after it is no longer taken to be in progress.
    */
   giveUpMs?: number
+  /** Where Mailgun's events are kept; the webhook needs it and `webhookSigningKey`. */
+  events?: MailEvents
+  /** MAILGUN_WEBHOOK_SIGNING_KEY; without it `POST /webhooks/mailgun` answers 404. */
+  webhookSigningKey?: string | undefined
   /** Keeps sends that outlive their request; the Node entry waits for it when stopping. */
   background?: Background
 }
@@ -78,6 +84,8 @@ export function createApp({
   giveUpMs = 30_000,
   background = new Background(),
   bodyTimeoutMs,
+  events,
+  webhookSigningKey,
 }: AppDeps) {
   // An error line may quote a library's message, and with it a URL that holds a password.
   const logError = (line: string) => writeError(redactText(line))
@@ -98,7 +106,11 @@ export function createApp({
   })
   // `include`, not `route`: the app's OpenAPI document is made of the routes it includes.
   // Every store a send needs: the log and keys and counts may live in different places.
-  const stores = [mailLog, idempotency, counter, ...(outbox ? [outbox] : [])]
+  const stores = [
+    ...[mailLog, idempotency, counter],
+    ...(outbox ? [outbox] : []),
+    ...(events ? [events] : []),
+  ]
   app.include(healthApp({ stores, logError }))
   app.include(
     sendMailApp({
@@ -106,12 +118,19 @@ export function createApp({
       ...{ idempotency, counter, rateLimits, timeoutMs, giveUpMs, background },
     }),
   )
-  app.include(recordsApp({ mailLog, outbox, readerOf: recordReader(adminApiKeys), logError }))
+  app.include(
+    recordsApp({ mailLog, outbox, events, readerOf: recordReader(adminApiKeys), logError }),
+  )
+  app.include(webhooksApp({ events, signingKey: webhookSigningKey, logError }))
   addDocsRoutes(app, {
     title: 'Mail service',
     version: '1.0.0',
     description: 'Sends a fixed greeting through Mailgun and logs every send.',
-    tags: { Mail: 'Sending the greeting', Records: 'The mail log and the outbox' },
+    tags: {
+      Mail: 'Sending the greeting',
+      Records: 'The mail log and the outbox',
+      Events: "Mailgun's reports of each message",
+    },
   })
   return app
 }

@@ -184,17 +184,30 @@ describe('parseEnv', () => {
     expect(parseEnv({ SHUTDOWN_TIMEOUT_MS: '1500' }).shutdownTimeoutMs).toBe(1500)
   })
 
+  it('reads MAILGUN_WEBHOOK_SIGNING_KEY as a secret: kept, and among the values to redact', () => {
+    const env = { MAILGUN_WEBHOOK_SIGNING_KEY: 'key-signing-9f1' }
+    expect(parseEnv(env).webhookSigningKey).toBe('key-signing-9f1')
+    expect(parseEnv({}).webhookSigningKey).toBeUndefined()
+    expect(secretValues(env)).toContain('key-signing-9f1')
+  })
+
   it('never echoes a key in its message, only names it', () => {
     const secret = 'key with spaces SECRET'
     const message = thrownBy(() =>
       parseEnv({
         API_KEYS: `fine,${secret}`,
         MAIL_APIKEY: secret,
+        MAILGUN_WEBHOOK_SIGNING_KEY: secret,
         DETA_PROJECT_KEY: `no-underscore ${secret}`,
       }),
     )
     expect(message).not.toContain('SECRET')
-    for (const name of ['API_KEYS', 'MAIL_APIKEY', 'DETA_PROJECT_KEY']) {
+    for (const name of [
+      'API_KEYS',
+      'MAIL_APIKEY',
+      'MAILGUN_WEBHOOK_SIGNING_KEY',
+      'DETA_PROJECT_KEY',
+    ]) {
       expect(message).toContain(`  ${name} (value not shown): `)
     }
   })
@@ -240,7 +253,7 @@ describe('parseEnv', () => {
 
   it('names every setting it reads', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST API_KEYS ADMIN_API_KEYS MAIL_APIKEY MAIL_DOMAIN MAIL_REGION MAIL_API_URL MAIL_FROM MAIL_SUBJECT MAIL_TEXT MAIL_TIMEOUT_MS MAIL_GIVE_UP_MS RATE_LIMIT_PER_RECIPIENT RATE_LIMIT_PER_KEY MAILLOG_RETENTION_DAYS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_TRANSPORT DETA_PROJECT_KEY DETA_BASE_HOST MAIL_CONNECTION_URL MAIL_DB_NAME DATA_DIR CORS_ORIGINS'
+      'PORT HOST API_KEYS ADMIN_API_KEYS MAIL_APIKEY MAILGUN_WEBHOOK_SIGNING_KEY MAIL_DOMAIN MAIL_REGION MAIL_API_URL MAIL_FROM MAIL_SUBJECT MAIL_TEXT MAIL_TIMEOUT_MS MAIL_GIVE_UP_MS RATE_LIMIT_PER_RECIPIENT RATE_LIMIT_PER_KEY MAILLOG_RETENTION_DAYS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_TRANSPORT DETA_PROJECT_KEY DETA_BASE_HOST MAIL_CONNECTION_URL MAIL_DB_NAME DATA_DIR CORS_ORIGINS'
         .split(' ')
         .sort(),
     )

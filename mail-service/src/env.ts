@@ -37,6 +37,8 @@ export type Settings = ServiceSettings & {
   rateLimits: { perRecipient: RateLimit | null; perKey: RateLimit | null }
   /** How many days the mail log keeps a record. */
   mailLogRetentionDays: number
+  /** MAILGUN_WEBHOOK_SIGNING_KEY: with it, `POST /webhooks/mailgun` files Mailgun's events. */
+  webhookSigningKey?: string | undefined
   /** Set when the logs live in a Deta Base instead of the embedded store. */
   deta?: { projectKey: string; host: string }
   /**
@@ -90,6 +92,14 @@ export const {
         z.transform((url: string) => url.replace(/\/+$/, '')),
       ),
     ),
+    MAILGUN_WEBHOOK_SIGNING_KEY: optional(
+      text().check(
+        z.refine(
+          (key: string) => /^[\x21-\x7e]+$/.test(key),
+          'must be printable ASCII without spaces',
+        ),
+      ),
+    ),
     MAIL_FROM: optional(text()),
     MAIL_SUBJECT: withDefault(z.string(), 'Hello from the movies app'),
     MAIL_TEXT: withDefault(z.string(), 'Hello {name},\n\nthank you for getting in touch.'),
@@ -135,7 +145,13 @@ export const {
     ),
   },
   {
-    keys: ['API_KEYS', 'ADMIN_API_KEYS', 'MAIL_APIKEY', 'DETA_PROJECT_KEY'],
+    keys: [
+      'API_KEYS',
+      'ADMIN_API_KEYS',
+      'MAIL_APIKEY',
+      'MAILGUN_WEBHOOK_SIGNING_KEY',
+      'DETA_PROJECT_KEY',
+    ],
     toSettings: (env): Settings => ({
       ...serviceSettingsOf(env),
       apiKeys: env.API_KEYS,
@@ -150,6 +166,7 @@ export const {
       },
       rateLimits: { perRecipient: env.RATE_LIMIT_PER_RECIPIENT, perKey: env.RATE_LIMIT_PER_KEY },
       mailLogRetentionDays: env.MAILLOG_RETENTION_DAYS,
+      webhookSigningKey: env.MAILGUN_WEBHOOK_SIGNING_KEY,
       deta: env.DETA_PROJECT_KEY
         ? { projectKey: env.DETA_PROJECT_KEY, host: env.DETA_BASE_HOST ?? 'database.deta.sh' }
         : undefined,

@@ -3,6 +3,7 @@ import type { Mailer } from './mailer/mailer.js'
 import { MailgunMailer } from './mailer/mailgun-mailer.js'
 import { OutboxMailer, type OutboxMessage } from './mailer/outbox-mailer.js'
 import type { IdempotencyStore } from './ports/idempotency-store.js'
+import type { MailEvents } from './ports/mail-events.js'
 import type { MailLog, MailLogEntry } from './ports/mail-log.js'
 import type { SendCounter } from './ports/send-counter.js'
 import type { StateStores } from './ports/state-stores.js'
@@ -14,6 +15,8 @@ export type Adapters = {
   outbox?: OutboxMailer
   idempotency: IdempotencyStore
   counter: SendCounter
+  /** Mailgun's events, when MAILGUN_WEBHOOK_SIGNING_KEY is set. */
+  events?: MailEvents
 }
 
 /**
@@ -29,13 +32,15 @@ export async function openAdapters(
   const mailLog = await stores.open<MailLogEntry>('maillog')
   const idempotency = await stores.idempotency()
   const counter = await stores.sendCounter()
+  const events = settings.webhookSigningKey ? await stores.events() : undefined
+  const state = { mailLog, idempotency, counter, ...(events && { events }) }
   if (transport.kind === 'mailgun') {
     // The provider is followed past the client's wait, up to MAIL_GIVE_UP_MS.
     const mailer = new MailgunMailer({ ...transport, timeoutMs: mail.giveUpMs, logError })
-    return { mailLog, mailer, idempotency, counter }
+    return { ...state, mailer }
   }
   const outbox = new OutboxMailer(await stores.open<OutboxMessage>('outbox'))
-  return { mailLog, mailer: outbox, outbox, idempotency, counter }
+  return { ...state, mailer: outbox, outbox }
 }
 
 /** The lines an entry prints at start, saying plainly where mail goes and where state lives. */

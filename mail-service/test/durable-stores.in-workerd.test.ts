@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeIdempotencyStoreContract } from './contracts/idempotency-store.contract.js'
+import { describeMailEventsContract } from './contracts/mail-events.contract.js'
 import { describeMailLogContract } from './contracts/mail-log.contract.js'
 import { describeSendCounterContract } from './contracts/send-counter.contract.js'
 import { WorkerStateHarness } from './support/worker-state-harness.js'
@@ -39,6 +40,16 @@ describeMailLogContract('Durable Object (in workerd)', async ({ ids }) => {
   return {
     log: harness.mailLog(object, { ids }),
     reopen: async () => harness.mailLog(object),
+    cleanup: async () => {},
+  }
+})
+
+describeMailEventsContract('Durable Object (in workerd)', async () => {
+  const object = randomUUID()
+  return {
+    events: harness.mailEvents(object),
+    other: harness.mailEvents(object),
+    reopen: async () => harness.mailEvents(object),
     cleanup: async () => {},
   }
 })

@@ -40,6 +40,11 @@ describe('a start that fails on a setting', () => {
       'MAIL_APIKEY (value not shown): must be printable ASCII',
     ],
     [
+      'a malformed MAILGUN_WEBHOOK_SIGNING_KEY',
+      { MAILGUN_WEBHOOK_SIGNING_KEY: `with space ${secret}` },
+      'MAILGUN_WEBHOOK_SIGNING_KEY (value not shown): must be printable ASCII',
+    ],
+    [
       'a malformed DETA_PROJECT_KEY',
       { DETA_PROJECT_KEY: secret },
       'DETA_PROJECT_KEY (value not shown): must look like',

@@ -207,8 +207,10 @@ describe('GET /openapi.json', () => {
     )
     expect(guarded.sort()).toEqual([
       'get /maillog',
+      'get /maillog/{id}',
       'get /outbox',
       'head /maillog',
+      'head /maillog/{id}',
       'head /outbox',
       'post /sendmail',
     ])

@@ -53,6 +53,7 @@ export async function openNodeStores(settings: Settings): Promise<NodeStores> {
     open: (name) => inDeta.open(name),
     idempotency: () => state.idempotency(),
     sendCounter: () => state.sendCounter(),
+    events: () => state.events(),
   }
   const where =
     `mail log and outbox in ${detaWhere} (bases maillog, outbox); idempotency keys and ` +

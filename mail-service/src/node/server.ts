@@ -30,6 +30,7 @@ runNodeService(
       corsOrigins: settings.corsOrigins,
       bodyTimeoutMs: settings.bodyTimeoutMs,
       template: settings.mail,
+      webhookSigningKey: settings.webhookSigningKey,
       rateLimits: settings.rateLimits,
       timeoutMs: settings.mail.timeoutMs,
       giveUpMs: settings.mail.giveUpMs,

@@ -1,4 +1,5 @@
 import type { IdempotencyStore } from '../ports/idempotency-store.js'
+import type { MailEvents } from '../ports/mail-events.js'
 import type { MailLog } from '../ports/mail-log.js'
 import type { SendCounter } from '../ports/send-counter.js'
 
@@ -9,6 +10,8 @@ export type UpkeepOptions = {
   /** The outbox's messages, kept as long as the mail log's records. */
   outbox?: { prune(olderThan: Date): Promise<number> } | undefined
   idempotency: IdempotencyStore
+  /** Mailgun's events, kept as long as the records they are filed with. */
+  events?: MailEvents | undefined
   counter: SendCounter
   retentionDays: number
   log: (line: string) => void
@@ -18,7 +21,7 @@ export type UpkeepOptions = {
 
 /**
  * Forgets what the stores no longer need, at start and then every hour: mail log (and outbox)
- * records older than MAILLOG_RETENTION_DAYS, expired idempotency keys, send counts outside their
+ * records older than MAILLOG_RETENTION_DAYS and the events of that age, expired idempotency keys, send counts outside their
  * window. A failed run is logged and tried again at the next. Resolves once the first run is
  * done (so that a start never serves what it is about to forget) with a stop function.
  */
@@ -26,6 +29,7 @@ export async function keepStoresTidy({
   mailLog,
   outbox,
   idempotency,
+  events,
   counter,
   retentionDays,
   log,
@@ -39,6 +43,7 @@ export async function keepStoresTidy({
       idempotency.prune(now),
       counter.prune(now),
       outbox?.prune(cutoff) ?? Promise.resolve(0),
+      events?.prune(cutoff) ?? Promise.resolve(0),
     ])
     const [logged, keys, buckets, captured] = results.map((result) =>
       result.status === 'fulfilled' ? result.value : 0,

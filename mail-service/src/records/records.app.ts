@@ -2,8 +2,10 @@ import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import { StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { RecordReader } from '../api-keys/key-owner.js'
 import type { OutboxMailer } from '../mailer/outbox-mailer.js'
+import type { MailEvents } from '../ports/mail-events.js'
 import type { MailLog } from '../ports/mail-log.js'
-import { mailLogRoute, outboxRoute } from './records.routes.js'
+import { deliveryOf } from './delivery.js'
+import { mailLogRecordRoute, mailLogRoute, outboxRoute } from './records.routes.js'
 
 export type RecordsDeps = {
   mailLog: MailLog
@@ -11,15 +13,25 @@ export type RecordsDeps = {
   outbox?: OutboxMailer
   /** Whose records a key lists: its own, or every one for an admin key (`recordReader`). */
   readerOf: RecordReader
+  /** The provider's events, which give each record its status; none: every one `accepted`. */
+  events?: MailEvents | undefined
   logError?: (line: string) => void
 }
 
 /**
- * `GET /maillog` and `GET /outbox`, both behind the API key (declared in their routes): a page
- * of the records the key made (an admin key: of every record) newest first, from `cursor` back;
- * a full page links the next in `Link`.
+ * `GET /maillog`, `GET /maillog/{id}` and `GET /outbox`, behind the API key (declared in their
+ * routes): a page of the records the key made (an admin key: of every record) newest first,
+ * from `cursor` back, a full page linking the next in `Link`; or one record. Mail log records
+ * carry their status and events (`deliveryOf`).
  */
-export function recordsApp({ mailLog, outbox, readerOf, logError = console.error }: RecordsDeps) {
+export function recordsApp({
+  mailLog,
+  outbox,
+  readerOf,
+  events,
+  logError = console.error,
+}: RecordsDeps) {
+  const records = deliveryOf(mailLog, events)
   // The error handler answers it 503 with its message; the cause goes to the error log.
   const unavailable = (what: string, error: unknown) => {
     logError(`${what}: ${error instanceof Error ? error.message : String(error)}`)
@@ -27,14 +39,28 @@ export function recordsApp({ mailLog, outbox, readerOf, logError = console.error
   }
   return new ApiApp()
     .openapi(mailLogRoute, async (c) => {
-      const { limit, cursor } = c.req.valid('query')
+      const { limit, cursor, status } = c.req.valid('query')
       const { owner } = await readerOf(c.req.header('x-apikey') ?? '')
       try {
-        const records = await mailLog.list({ limit, before: cursor, owner })
-        return c.json(records, 200, nextPage('/maillog', limit, records))
+        const page = await records.list({ limit, before: cursor, owner, status })
+        const link: Record<string, string> =
+          page.next === undefined ? {} : { Link: nextLink('/maillog', limit, page.next, status) }
+        return c.json(page.records, 200, link)
       } catch (error) {
         throw unavailable('mail log', error)
       }
+    })
+    .openapi(mailLogRecordRoute, async (c) => {
+      const { id } = c.req.valid('param')
+      const { owner } = await readerOf(c.req.header('x-apikey') ?? '')
+      let record: Awaited<ReturnType<typeof records.get>>
+      try {
+        record = await records.get(id, owner)
+      } catch (error) {
+        throw unavailable('mail log', error)
+      }
+      if (!record) return c.json({ error: 'no mail log record of this key has this id' }, 404)
+      return c.json(record, 200)
     })
     .openapi(outboxRoute, async (c) => {
       if (!outbox) return c.json({ error: 'the outbox is off: mail goes to the provider' }, 404)
@@ -53,5 +79,11 @@ export function recordsApp({ mailLog, outbox, readerOf, logError = console.error
 function nextPage(path: string, limit: number, records: { _id: string }[]): Record<string, string> {
   const last = records.at(-1)
   if (records.length < limit || !last) return {}
-  return { Link: `<${path}?limit=${limit}&cursor=${last._id}>; rel="next"` }
+  return { Link: nextLink(path, limit, last._id) }
+}
+
+/** The `Link` of the page that starts below `cursor`, of the same filter. */
+function nextLink(path: string, limit: number, cursor: string, status?: string): string {
+  const filter = status === undefined ? '' : `&status=${status}`
+  return `<${path}?limit=${limit}${filter}&cursor=${cursor}>; rel="next"`
 }

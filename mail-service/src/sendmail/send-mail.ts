@@ -109,13 +109,16 @@ export async function sendMail(
       return failure(504, key === undefined ? result.error : `${result.error}; ${outcomeUnknown}`)
     }
     const { output, ...answer } = sentAnswer(result)
-    await logSent(deps, { email, name, output }, owner)
+    const recordId = await logSent(deps, { email, name, output }, owner)
     if (key !== undefined) {
       await deps.idempotency.complete(key, answer, now).catch((error: unknown) => {
         deps.logError(`sendmail: could not keep the answer of an Idempotency-Key: ${error}`)
       })
     }
-    return answer
+    // The record's address, where its status is read; none when the log could not keep it.
+    return recordId === undefined
+      ? answer
+      : { ...answer, headers: { location: `/maillog/${recordId}` } }
   }
 
   // The client waits for the provider alone: once it took the message in time, the client gets
@@ -168,20 +171,20 @@ async function askStore<T>(
 }
 
 /**
- * Logs a mail that went out, under its owner. A failed insert is tried again; if it keeps
- * failing, the whole record, its owner included, goes to the error log to be recovered, and the
- * client still gets its 201: the mail was sent, and a client told otherwise would send it again.
+ * Logs a mail that went out, under its owner, and resolves with the record's `_id`. A failed
+ * insert is tried again; if it keeps failing, the whole record, its owner included, goes to the
+ * error log to be recovered, and the client still gets its 201 (naming no record): the mail was
+ * sent, and a client told otherwise would send it again.
  */
 async function logSent(
   { mailLog, retry, logError }: SendMailDeps,
   entry: MailLogEntry,
   owner: string,
-) {
+): Promise<string | undefined> {
   const { attempts = 3, delayMs = 100 } = retry ?? {}
   for (let attempt = 1; ; attempt++) {
     try {
-      await mailLog.insert(entry, owner)
-      return
+      return (await mailLog.insert(entry, owner))._id
     } catch (error) {
       if (attempt >= attempts) {
         const reason = error instanceof Error ? error.message : String(error)
@@ -189,7 +192,7 @@ async function logSent(
         logError(
           `maillog: insert failed ${attempts} times (${reason}); record to recover: ${record}`,
         )
-        return
+        return undefined
       }
       await new Promise((resolve) => setTimeout(resolve, delayMs * attempt))
     }

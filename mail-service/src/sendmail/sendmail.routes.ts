@@ -43,6 +43,12 @@ export const sendMailRoute = apiRoute(
       201: {
         description: "Sent (or, with the outbox transport, captured); the provider's answer",
         headers: {
+          Location: {
+            description:
+              'The mail log record of the send, where its status is read (`GET /maillog/{id}`); ' +
+              'absent on a replayed answer and when the mail log could not keep the record',
+            schema: { type: 'string', example: '/maillog/6955b9004f1e2d3c4b000001' },
+          },
           'Idempotent-Replayed': {
             description: '`true` when this is the kept answer of an earlier request with the key',
             schema: { type: 'string', enum: ['true'] },

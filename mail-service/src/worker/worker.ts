@@ -61,6 +61,7 @@ async function build(bindings: Bindings): Promise<MailApp> {
     corsOrigins: settings.corsOrigins,
     bodyTimeoutMs: settings.bodyTimeoutMs,
     template: settings.mail,
+    webhookSigningKey: settings.webhookSigningKey,
   })
 }
 

@@ -5,6 +5,7 @@ import {
   checkedAgainst,
   type MailgunReply,
   MailgunStandIn,
+  mailgunSigningKey,
   OpenApiContract,
 } from '@movies-and-mail/test-kit'
 import { beforeEach, onTestFinished } from 'vitest'
@@ -105,6 +106,8 @@ export async function testApp({
     retry: { delayMs: 1 },
     idempotency: await stores.idempotency(),
     counter: await stores.sendCounter(),
+    events: await stores.events(),
+    webhookSigningKey: mailgunSigningKey,
     background,
     ...(clientTimeoutMs === undefined ? {} : { timeoutMs: clientTimeoutMs }),
     ...overrides,
@@ -145,6 +148,17 @@ export function appPerTest({
     onTestFinished(current.cleanup)
   })
   return { mailgun, t }
+}
+
+/** POST /webhooks/mailgun as Mailgun calls it: JSON, no `x-apikey`. */
+export function postEvent(app: TestApp['app'], body: unknown): Promise<Response> {
+  return Promise.resolve(
+    app.request('/webhooks/mailgun', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  )
 }
 
 /** POST /sendmail with the right key and a JSON content type, unless `headers` say otherwise. */

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js'
+import type { MailEvent, MailEvents } from '../../src/ports/mail-events.js'
 import type { MailLog, MailLogEntry } from '../../src/ports/mail-log.js'
 import type { SendCounter } from '../../src/ports/send-counter.js'
 import { type BundledWorker, bundledWorker } from './bundled-worker.js'
@@ -94,6 +95,22 @@ export class WorkerStateHarness {
       prune: (olderThan) => call('prune', [olderThan.getTime()]),
       ping: async () => {
         await call('ping', [])
+      },
+      close: async () => {},
+    }
+  }
+
+  mailEvents(object: string): MailEvents {
+    const call = (method: string, ...args: unknown[]) =>
+      this.#call({ port: 'events', object, method, args })
+    return {
+      takeToken: (token, eventId, expiresAt) => call('takeToken', token, eventId, expiresAt),
+      file: (messageId, event) => call('file', messageId, event),
+      eventsOf: async (messageIds) =>
+        new Map((await call('eventsOf', messageIds)) as [string, MailEvent[]][]),
+      prune: (olderThan) => call('prune', olderThan.getTime()),
+      ping: async () => {
+        await call('ping')
       },
       close: async () => {},
     }

@@ -14,12 +14,42 @@ export type SendMailRequest = { email: string; name: string }
  */
 export type ProviderAnswer = { id: string; message: string; [field: string]: unknown }
 
-/** A record of the mail log: one successful send, with the provider's answer as `output`. */
+/**
+ * Where a mail stands: `accepted` by the provider; `deferred` after a temporary failure;
+ * `delivered`; `failed` (a bounce); `complained` or `unsubscribed`; `outbox` when the outbox
+ * kept it (never delivered).
+ */
+export type DeliveryStatus =
+  | 'accepted'
+  | 'deferred'
+  | 'delivered'
+  | 'failed'
+  | 'complained'
+  | 'unsubscribed'
+  | 'outbox'
+
+/** One of the provider's events of a mail; a failure says why. */
+export type MailEvent = {
+  event: 'accepted' | 'delivered' | 'failed' | 'opened' | 'clicked' | 'unsubscribed' | 'complained'
+  /** ISO 8601, the provider's time of it. */
+  at: string
+  severity?: 'temporary' | 'permanent' | undefined
+  reason?: string | undefined
+  code?: number | undefined
+  description?: string | undefined
+}
+
+/**
+ * A record of the mail log: one successful send, with the provider's answer as `output`, its
+ * status and the provider's events, in the order they happened.
+ */
 export type MailLogRecord = {
   _id: string
   email: string
   name: string
   output: Record<string, unknown>
+  status: DeliveryStatus
+  events: MailEvent[]
 }
 
 /** One field that failed validation: `path` is dotted (`email`). */

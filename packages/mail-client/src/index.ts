@@ -1,5 +1,7 @@
 export type {
+  DeliveryStatus,
   ErrorBody,
+  MailEvent,
   MailLogRecord,
   ProviderAnswer,
   SendMailRequest,
@@ -16,4 +18,5 @@ export {
   type SendOptions,
 } from './mail-client.js'
 export type { Fetch, HeadersInput } from './request-headers.js'
+export { finalStatuses, type WaitOptions } from './wait-for-status.js'
 export type { RetryOptions } from './with-retries.js'

@@ -3,6 +3,7 @@ import { nextCursor } from './link-header.js'
 import { MailApiError } from './mail-api-error.js'
 import { readJson } from './read-answer.js'
 import { type Fetch, type HeadersInput, requestHeaders } from './request-headers.js'
+import { type WaitOptions, waitForFinal } from './wait-for-status.js'
 import { type RetryOptions, withRetries } from './with-retries.js'
 
 /** What every request of a client shares. */
@@ -46,6 +47,22 @@ export type MailClient = {
    * answer (the first one again, when a lost answer is replayed).
    */
   send(mail: SendMailRequest, options?: SendOptions): Promise<ProviderAnswer>
+  /**
+   * `send`, resolving also to the `_id` of the send's mail log record (its `Location`), for
+   * `get` and `waitForFinal`; none for a replayed answer.
+   */
+  sendTracked(
+    mail: SendMailRequest,
+    options?: SendOptions,
+  ): Promise<{ answer: ProviderAnswer; recordId: string | undefined }>
+  /** `GET /maillog/{id}`: one record of this key, with its status and events. */
+  get(id: string, options?: CallOptions): Promise<MailLogRecord>
+  /**
+   * Reads the record until its status is final (delivered, failed, complained, unsubscribed,
+   * outbox) or `deadlineMs` (60000) has passed, every `everyMs` (2000); resolves with the last
+   * record read, whose `status` says which.
+   */
+  waitForFinal(id: string, options?: WaitOptions & CallOptions): Promise<MailLogRecord>
   /** `GET /maillog`: a page of the mail log as the service answers it, newest first. */
   log(query?: LogQuery, options?: CallOptions): Promise<MailLogPage>
 }
@@ -93,18 +110,38 @@ export function createMailClient(baseUrl: string | URL, options: MailClientOptio
     return withRetries(attempt, signal, clientRetries, callRetries)
   }
 
+  const sendTracked: MailClient['sendTracked'] = async (
+    mail,
+    { idempotencyKey = crypto.randomUUID(), ...perSend } = {},
+  ) => {
+    if (!idempotencyKeyShape.test(idempotencyKey)) {
+      const shown = JSON.stringify(idempotencyKey)
+      const error = `cannot send the Idempotency-Key ${shown}: it must be 1-255 printable ASCII characters`
+      throw new MailApiError(0, { error })
+    }
+    const body = JSON.stringify(mail)
+    return call(
+      '/sendmail',
+      { method: 'POST', body, idempotencyKey },
+      perSend,
+      async (response) => {
+        const answer = await readJson<ProviderAnswer>(response)
+        const recordId = /\/maillog\/([0-9a-f]{24})$/.exec(response.headers.get('location') ?? '')
+        return { answer, recordId: recordId?.[1] }
+      },
+    )
+  }
+  const get: MailClient['get'] = (id, perCall = {}) =>
+    call(`/maillog/${encodeURIComponent(id)}`, { method: 'GET' }, perCall, (response) =>
+      readJson<MailLogRecord>(response),
+    )
+
   return {
-    send: async (mail, { idempotencyKey = crypto.randomUUID(), ...perSend } = {}) => {
-      if (!idempotencyKeyShape.test(idempotencyKey)) {
-        const shown = JSON.stringify(idempotencyKey)
-        const error = `cannot send the Idempotency-Key ${shown}: it must be 1-255 printable ASCII characters`
-        throw new MailApiError(0, { error })
-      }
-      const body = JSON.stringify(mail)
-      return call('/sendmail', { method: 'POST', body, idempotencyKey }, perSend, (response) =>
-        readJson<ProviderAnswer>(response),
-      )
-    },
+    send: async (mail, options) => (await sendTracked(mail, options)).answer,
+    sendTracked,
+    get,
+    waitForFinal: (id, { deadlineMs, everyMs, ...perCall } = {}) =>
+      waitForFinal(() => get(id, perCall), { deadlineMs, everyMs, signal: perCall.signal }),
     log: async (query = {}, perCall = {}) => {
       const search = new URLSearchParams()
       if (query.limit !== undefined) search.set('limit', String(query.limit))

@@ -20,6 +20,15 @@ export { cspDirectives, thrownBy, trickleForever } from './http-checks.js'
 export { implicitMethodProblems } from './implicit-methods-check.js'
 export { type LargeUploadResult, largeUpload } from './large-upload.js'
 export {
+  type MailgunEventData,
+  type MailgunWebhookBody,
+  mailgunEvent,
+  mailgunFailure,
+  mailgunSigningKey,
+  mailgunToken,
+  signedMailgunEvent,
+} from './mailgun-events.js'
+export {
   closedPortUrl,
   type MailgunReply,
   type MailgunRequest,

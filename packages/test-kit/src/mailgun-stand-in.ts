@@ -30,6 +30,12 @@ const accepted = {
 export class MailgunStandIn {
   readonly requests: MailgunRequest[] = []
   reply: MailgunReply = { ...accepted }
+  /**
+   * The webhooks registered through `/v3/domains/<domain>/webhooks` (Mailgun's webhooks API),
+   * as `<domain> <event id>` to the URLs: a POST of an id already there is refused with 400, as
+   * Mailgun does; a PUT to `/webhooks/<id>` changes it.
+   */
+  readonly webhooks = new Map<string, string[]>()
   readonly #server: Server
 
   private constructor(server: Server) {
@@ -52,6 +58,7 @@ export class MailgunStandIn {
     afterAll(() => standIn.stop())
     beforeEach(() => {
       standIn.requests.length = 0
+      standIn.webhooks.clear()
       standIn.reply = reply()
     })
     return standIn
@@ -76,6 +83,12 @@ export class MailgunStandIn {
         contentType,
         fields: [...form.entries()].map(([name, value]) => [name, String(value)]),
       })
+      const hook = standIn.#webhookAnswer(req.method ?? '', req.url ?? '', form)
+      if (hook) {
+        res.writeHead(hook.status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(hook.body))
+        return
+      }
       const reply = standIn.reply
       if (reply === 'hang') return
       if ('cutAfterHeaders' in reply) {
@@ -94,6 +107,27 @@ export class MailgunStandIn {
       res.end(reply.body)
     })
     return standIn
+  }
+
+  /** Mailgun's answer to a webhook registration, or undefined for any other request. */
+  #webhookAnswer(method: string, path: string, form: FormData) {
+    const match = /^\/v3\/domains\/([^/]+)\/webhooks(?:\/([^/?]+))?$/.exec(path)
+    if (!match) return undefined
+    const [, domain, pathId] = match
+    const id = pathId ?? String(form.get('id') ?? '')
+    const urls = form.getAll('url').map(String)
+    const key = `${domain} ${id}`
+    if (method === 'POST' && !pathId) {
+      if (this.webhooks.has(key))
+        return { status: 400, body: { message: 'Webhook already exists' } }
+      this.webhooks.set(key, urls)
+      return { status: 200, body: { message: 'Webhook has been created', webhook: { urls } } }
+    }
+    if (method === 'PUT' && pathId) {
+      this.webhooks.set(key, urls)
+      return { status: 200, body: { message: 'Webhook has been updated', webhook: { urls } } }
+    }
+    return { status: 405, body: { message: 'Method not allowed' } }
   }
 
   get baseUrl(): string {

@@ -1,6 +1,7 @@
 import type { Settings } from '../../env.js'
 import type { StateStores } from '../../ports/state-stores.js'
 import { DetaIdempotencyStore } from './deta-idempotency-store.js'
+import { DetaMailEvents } from './deta-mail-events.js'
 import { DetaMailLog } from './deta-mail-log.js'
 import { DetaSendCounter } from './deta-send-counter.js'
 
@@ -13,5 +14,7 @@ export function detaStores(settings: Settings): StateStores | undefined {
       new DetaMailLog({ ...deta, baseName, retentionDays: settings.mailLogRetentionDays }),
     idempotency: async () => new DetaIdempotencyStore(deta),
     sendCounter: async () => new DetaSendCounter(deta),
+    events: async () =>
+      new DetaMailEvents({ ...deta, retentionDays: settings.mailLogRetentionDays }),
   }
 }

@@ -1,6 +1,7 @@
 import type { Settings } from '../../env.js'
 import type { StateStores } from '../../ports/state-stores.js'
 import { DurableIdempotencyStore } from './durable-idempotency-store.js'
+import { DurableMailEvents } from './durable-mail-events.js'
 import { DurableMailLog } from './durable-mail-log.js'
 import { DurableSendCounter } from './durable-send-counter.js'
 import { MailState, type MailStateNamespace } from './mail-state.js'
@@ -16,5 +17,6 @@ export function durableStores(settings: Settings, namespace: MailStateNamespace)
       new DurableMailLog(state, { log, retentionDays: settings.mailLogRetentionDays }),
     idempotency: async () => new DurableIdempotencyStore(state),
     sendCounter: async () => new DurableSendCounter(state),
+    events: async () => new DurableMailEvents(state),
   }
 }

@@ -1,14 +1,16 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { DurableObjectState } from '@cloudflare/workers-types'
 import type { IdempotencyRecord, KeptResponse } from '../../ports/idempotency-store.js'
+import type { MailEvent } from '../../ports/mail-events.js'
 import type { Admission, Bucket } from '../../ports/send-counter.js'
 import { IdempotencyKeysTable } from './idempotency-keys-table.js'
+import { MailEventsTable, type MessageEvents } from './mail-events-table.js'
 import { type LogName, MailRecordsTable, type StoredRow } from './mail-records-table.js'
 import { SendCountsTable } from './send-counts-table.js'
 
 /**
  * The mail service's state on the Workers runtime, in one Durable Object with SQLite storage:
- * the idempotency keys, the send counts and the logs (mail log, outbox). Every isolate calls the
+ * the idempotency keys, the send counts, the logs (mail log, outbox) and Mailgun's events. Every isolate calls the
  * same object (`mailStateName`), which runs one call at a time, each in one storage transaction,
  * and answers once the write is durable: a key is taken once, a limit counted once, whatever
  * isolate asks, and a restart forgets nothing. Its methods are called over Workers RPC by the
@@ -19,6 +21,7 @@ export class MailStateObject extends DurableObject<unknown> {
   readonly #keys: IdempotencyKeysTable
   readonly #counts: SendCountsTable
   readonly #records: MailRecordsTable
+  readonly #events: MailEventsTable
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env)
@@ -26,6 +29,7 @@ export class MailStateObject extends DurableObject<unknown> {
     this.#keys = new IdempotencyKeysTable(ctx.storage.sql)
     this.#counts = new SendCountsTable(ctx.storage.sql)
     this.#records = new MailRecordsTable(ctx.storage.sql)
+    this.#events = new MailEventsTable(ctx.storage.sql)
   }
 
   takeKey(key: string, record: IdempotencyRecord): IdempotencyRecord | null {
@@ -75,6 +79,22 @@ export class MailStateObject extends DurableObject<unknown> {
 
   pruneRecords(log: LogName, firstKept: string): number {
     return this.#inOneTransaction(() => this.#records.prune(log, firstKept))
+  }
+
+  takeToken(token: string, eventId: string, expiresAt: number, now: number): string {
+    return this.#inOneTransaction(() => this.#events.takeToken(token, eventId, expiresAt, now))
+  }
+
+  fileEvent(messageId: string, event: MailEvent): boolean {
+    return this.#inOneTransaction(() => this.#events.file(messageId, event))
+  }
+
+  eventsOf(messageIds: string[]): MessageEvents[] {
+    return this.#inOneTransaction(() => this.#events.eventsOf(messageIds))
+  }
+
+  pruneEvents(olderThan: string, now: number): number {
+    return this.#inOneTransaction(() => this.#events.prune(olderThan, now))
   }
 
   /** Answers once the storage does. */

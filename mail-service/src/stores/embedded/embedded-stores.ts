@@ -1,5 +1,6 @@
 import { EmbeddedEnv } from '@movies-and-mail/embedded-store'
 import { EmbeddedIdempotencyStore } from './embedded-idempotency-store.js'
+import { EmbeddedMailEvents } from './embedded-mail-events.js'
 import { EmbeddedMailLog } from './embedded-mail-log.js'
 import { EmbeddedSendCounter } from './embedded-send-counter.js'
 import { importNedbLogOnce } from './nedb-import.js'
@@ -40,6 +41,10 @@ export class EmbeddedStores {
 
   async idempotency(): Promise<EmbeddedIdempotencyStore> {
     return new EmbeddedIdempotencyStore(await this.#store())
+  }
+
+  async events(): Promise<EmbeddedMailEvents> {
+    return new EmbeddedMailEvents(await this.#store())
   }
 
   async sendCounter(): Promise<EmbeddedSendCounter> {

@@ -4,6 +4,7 @@ import type { Db, MongoClient } from 'mongodb'
 import type { MailLog } from '../../ports/mail-log.js'
 import type { StateStores } from '../../ports/state-stores.js'
 import { MongoIdempotencyStore } from './mongo-idempotency-store.js'
+import { MongoMailEvents } from './mongo-mail-events.js'
 import { MongoMailLog } from './mongo-mail-log.js'
 import { MongoSendCounter } from './mongo-send-counter.js'
 
@@ -20,7 +21,8 @@ export type MongoStateOptions = {
 
 /**
  * The service's state in one MongoDB database (MAIL_CONNECTION_URL, MAIL_DB_NAME), over one
- * client: collections `maillog` and `outbox` for the logs, `idempotency_keys` and `send_counts`.
+ * client: collections `maillog` and `outbox` for the logs, `idempotency_keys` and `send_counts`,
+ * `mail_events` and `webhook_tokens`.
  * Each store creates its indexes as it is opened, at start. Every process of a fleet may use
  * the same database: each rule is kept by the database (see each store), not by a process.
  * @example
@@ -69,6 +71,11 @@ export class MongoState implements StateStores {
 
   idempotency(): Promise<MongoIdempotencyStore> {
     return MongoIdempotencyStore.open(this.#db, { timeoutMs: this.#options.timeoutMs })
+  }
+
+  events(): Promise<MongoMailEvents> {
+    const { timeoutMs, retentionDays } = this.#options
+    return MongoMailEvents.open(this.#db, { timeoutMs, retentionDays })
   }
 
   sendCounter(): Promise<MongoSendCounter> {
