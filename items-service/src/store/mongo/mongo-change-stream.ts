@@ -144,3 +144,11 @@ export class MongoChangeFollower {
     )
   }
 }
+
+/** The wire version of MongoDB 6.0, the first to keep pre-images for change streams. */
+export const preImagesWireVersion = 17
+
+/** Whether the server is a replica set member or a mongos: those have change streams. */
+export function hasChangeStreams(hello: Document): boolean {
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid'
+}

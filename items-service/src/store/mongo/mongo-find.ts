@@ -63,3 +63,9 @@ function afterPosition({ _id, value }: PagePosition, sort: ItemQuery['sort']): D
     $or: [{ [sort.field]: { [beyond]: value } }, { [sort.field]: value, _id: { $gt: id } }],
   }
 }
+
+/** Where a page ends: its last item's `_id`, and its value of the sort field when sorted. */
+export function positionOf(document: Document, field?: string): PagePosition {
+  const _id = String(document._id)
+  return field === undefined ? { _id } : { _id, value: String(document[field]) }
+}

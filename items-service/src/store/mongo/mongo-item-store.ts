@@ -18,7 +18,6 @@ import {
   ifMatchAllows,
   type NewItem,
   ownerAllows,
-  type PagePosition,
   type RefusalReason,
   type Refused,
   type RemoveRefusal,
@@ -28,14 +27,15 @@ import {
   type Usage,
   type Written,
 } from '../item-store.js'
-import { MongoChangeFollower } from './mongo-change-stream.js'
-import { toMongoFind } from './mongo-find.js'
+import {
+  hasChangeStreams,
+  MongoChangeFollower,
+  preImagesWireVersion,
+} from './mongo-change-stream.js'
+import { positionOf, toMongoFind } from './mongo-find.js'
 import { listChunks } from './mongo-list.js'
 import { restoreItems } from './mongo-restore.js'
 import { readSwapTarget } from './mongo-swap.js'
-
-/** The wire version of MongoDB 6.0, the first to keep pre-images for change streams. */
-const preImagesWireVersion = 17
 
 /**
  * The unique `id`, and what serves a sorted page without sorting in memory: a sort field then
@@ -291,17 +291,6 @@ export class MongoItemStore implements ItemStore {
   #within<T>(operation: (signal: AbortSignal) => Promise<T>) {
     return withinDeadline(this.#timeoutMs, operation)
   }
-}
-
-/** Whether the server is a replica set member or a mongos: those have change streams. */
-function hasChangeStreams(hello: Document): boolean {
-  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid'
-}
-
-/** Where a page ends: its last item's `_id`, and its value of the sort field when sorted. */
-function positionOf(document: Document, field?: string): PagePosition {
-  const _id = String(document._id)
-  return field === undefined ? { _id } : { _id, value: String(document[field]) }
 }
 
 /** A strong entity tag from a digest of the bytes answered. */
