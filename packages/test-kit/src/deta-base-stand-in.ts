@@ -140,7 +140,12 @@ export class DetaBaseStandIn {
   async #listen({ key, cert }: TestTls): Promise<void> {
     const server = createServer({ key, cert }, async (req, res) => {
       const chunks: Buffer[] = []
-      for await (const chunk of req) chunks.push(chunk as Buffer)
+      try {
+        for await (const chunk of req) chunks.push(chunk as Buffer)
+      } catch {
+        // The caller went away mid-body (a killed process): nothing whole arrived to store.
+        return
+      }
       const apiKey = req.headers['x-api-key']
       const request = new Request(`https://${req.headers.host}${req.url}`, {
         method: req.method ?? 'GET',

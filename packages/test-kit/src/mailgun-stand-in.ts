@@ -69,7 +69,12 @@ export class MailgunStandIn {
     const standIn = new MailgunStandIn(server)
     server.on('request', async (req, res) => {
       const chunks: Buffer[] = []
-      for await (const chunk of req) chunks.push(chunk as Buffer)
+      try {
+        for await (const chunk of req) chunks.push(chunk as Buffer)
+      } catch {
+        // The sender went away mid-body (a killed process): Mailgun never got a whole request.
+        return
+      }
       const contentType = req.headers['content-type']
       const form = await new Response(Buffer.concat(chunks), {
         headers: { 'content-type': contentType ?? 'text/plain' },
