@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'hono/jsx/dom'
+import type { User, UserManager } from 'oidc-client-ts'
+import { Refusal } from './api-error.js'
+import type { Write } from './api-key.js'
+import { ItemsApiError, type ItemsClient } from './items-api.js'
+import { callbackOf, type SignedInUser, type SignInSettings, userManagerFor } from './sign-in.js'
+
+/** A user's token, or none: what the page's client sends with its writes. */
+export type CurrentToken = () => Promise<string | undefined>
+
+function signedInUserOf(user: User | null): SignedInUser | null {
+  if (!user) return null
+  const { sub, name, preferred_username: userName, email } = user.profile
+  return { sub, name: name ?? userName ?? email ?? sub, email }
+}
+
+const reasonOf = (error: ItemsApiError) => error.body.error.replace(/^invalid token: /, '')
+
+/**
+ * The page's sign-in, where the service names an issuer (`settings`): who is signed in, the
+ * sign-in and sign-out (redirects to the issuer and back, handled here when the page loads on
+ * the way back), and `write`, which sends a request with the user's access token and words a
+ * refusal: a 401 asks to sign in (again: the token expired or was refused), a 403 says the item
+ * is another user's. Without `settings`, none of it: `enabled` is false.
+ * @param clientWith a client that sends the token `token` answers with its writes
+ */
+export function useSignIn(
+  settings: SignInSettings | undefined,
+  clientWith: (token: CurrentToken) => ItemsClient,
+) {
+  const [manager] = useState(() => settings && userManagerFor(settings))
+  const [user, setUser] = useState<SignedInUser | null>(null)
+  const [loading, setLoading] = useState(settings !== undefined)
+  /** Why the user must sign in (again): a failed sign-in, a refused token. */
+  const [problem, setProblem] = useState('')
+  const [client] = useState(() =>
+    clientWith(async () => (await manager?.getUser())?.access_token ?? undefined),
+  )
+
+  useEffect(() => {
+    if (!manager) return
+    void finishRedirect(manager)
+      .then(async () => setUser(signedInUserOf(await manager.getUser())))
+      .catch((error: unknown) => {
+        setProblem(`Sign-in failed: ${error instanceof Error ? error.message : String(error)}`)
+      })
+      .finally(() => setLoading(false))
+  }, [])
+
+  const write: Write = async (request) => {
+    try {
+      return await request(client)
+    } catch (error) {
+      if (!(error instanceof ItemsApiError)) throw error
+      if (error.status === 401) {
+        const signedIn = (await manager?.getUser()) != null
+        const message = signedIn
+          ? `Your sign-in is no longer accepted (${reasonOf(error)}): sign in again.`
+          : 'Sign in to make changes: the items service takes them from signed-in users only.'
+        setProblem(message)
+        throw new Refusal(message)
+      }
+      if (error.status === 403) {
+        throw new Refusal(`${error.body.error}: only the user who added it may change it.`)
+      }
+      throw error
+    }
+  }
+
+  return {
+    enabled: manager !== undefined,
+    user,
+    loading,
+    problem,
+    write,
+    /** Whether the user may change `owner`'s item: their own only. */
+    owns: (owner: string | undefined) => user !== null && owner === user.sub,
+    signIn: () => {
+      setProblem('')
+      void manager?.signinRedirect()
+    },
+    signOut: async () => {
+      if (!manager) return
+      setUser(null)
+      // At the issuer too where it has an end-session endpoint, else in this tab only.
+      try {
+        await manager.signoutRedirect()
+      } catch {
+        await manager.removeUser()
+      }
+    },
+  }
+}
+
+/** Ends the sign-in or sign-out this page load returns from, and drops its query from the URL. */
+async function finishRedirect(manager: UserManager): Promise<void> {
+  const callback = callbackOf(window.location.href)
+  if (!callback) return
+  try {
+    if (callback === 'sign-in') await manager.signinRedirectCallback()
+    else await manager.signoutRedirectCallback()
+  } finally {
+    window.history.replaceState(null, '', window.location.pathname)
+  }
+}
