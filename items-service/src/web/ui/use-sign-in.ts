@@ -4,6 +4,7 @@ import { Refusal } from './api-error.js'
 import type { Write } from './api-key.js'
 import { ItemsApiError, type ItemsClient } from './items-api.js'
 import { callbackOf, type SignedInUser, type SignInSettings, userManagerFor } from './sign-in.js'
+import { writeRefusal } from './write-refusal.js'
 
 /** A user's token, or none: what the page's client sends with its writes. */
 export type CurrentToken = () => Promise<string | undefined>
@@ -14,14 +15,12 @@ function signedInUserOf(user: User | null): SignedInUser | null {
   return { sub, name: name ?? userName ?? email ?? sub, email }
 }
 
-const reasonOf = (error: ItemsApiError) => error.body.error.replace(/^invalid token: /, '')
-
 /**
  * The page's sign-in, where the service names an issuer (`settings`): who is signed in, the
  * sign-in and sign-out (redirects to the issuer and back, handled here when the page loads on
  * the way back), and `write`, which sends a request with the user's access token and words a
- * refusal: a 401 asks to sign in (again: the token expired or was refused), a 403 says the item
- * is another user's. Without `settings`, none of it: `enabled` is false.
+ * refusal (`writeRefusal`); a 401 also shows in the sign-in bar, beside Sign in (again).
+ * Without `settings`, none of it: `enabled` is false.
  * @param clientWith a client that sends the token `token` answers with its writes
  */
 export function useSignIn(
@@ -51,19 +50,10 @@ export function useSignIn(
     try {
       return await request(client)
     } catch (error) {
-      if (!(error instanceof ItemsApiError)) throw error
-      if (error.status === 401) {
-        const signedIn = (await manager?.getUser()) != null
-        const message = signedIn
-          ? `Your sign-in is no longer accepted (${reasonOf(error)}): sign in again.`
-          : 'Sign in to make changes: the items service takes them from signed-in users only.'
-        setProblem(message)
-        throw new Refusal(message)
-      }
-      if (error.status === 403) {
-        throw new Refusal(`${error.body.error}: only the user who added it may change it.`)
-      }
-      throw error
+      const refusal = writeRefusal(error, (await manager?.getUser()) != null)
+      if (refusal === undefined) throw error
+      if (error instanceof ItemsApiError && error.status === 401) setProblem(refusal)
+      throw new Refusal(refusal)
     }
   }
 
