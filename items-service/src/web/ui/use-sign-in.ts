@@ -3,7 +3,7 @@ import type { User, UserManager } from 'oidc-client-ts'
 import { Refusal } from './api-error.js'
 import type { Write } from './api-key.js'
 import { ItemsApiError, type ItemsClient } from './items-api.js'
-import { callbackOf, type SignedInUser, type SignInSettings, userManagerFor } from './sign-in.js'
+import { callbackOf, type SignedInUser, type SignInSettings } from './sign-in.js'
 import { writeRefusal } from './write-refusal.js'
 
 /** A user's token, or none: what the page's client sends with its writes. */
@@ -27,19 +27,27 @@ export function useSignIn(
   settings: SignInSettings | undefined,
   clientWith: (token: CurrentToken) => ItemsClient,
 ) {
-  const [manager] = useState(() => settings && userManagerFor(settings))
+  // Loaded with the page's first render, in a chunk of its own (user-manager.ts).
+  const [manager] = useState<Promise<UserManager> | undefined>(
+    () =>
+      settings &&
+      import('./user-manager.js').then(({ userManagerFor }) => userManagerFor(settings)),
+  )
   const [user, setUser] = useState<SignedInUser | null>(null)
   const [loading, setLoading] = useState(settings !== undefined)
   /** Why the user must sign in (again): a failed sign-in, a refused token. */
   const [problem, setProblem] = useState('')
   const [client] = useState(() =>
-    clientWith(async () => (await manager?.getUser())?.access_token ?? undefined),
+    clientWith(async () => (await (await manager)?.getUser())?.access_token ?? undefined),
   )
 
   useEffect(() => {
     if (!manager) return
-    void finishRedirect(manager)
-      .then(async () => setUser(signedInUserOf(await manager.getUser())))
+    void manager
+      .then(async (users) => {
+        await finishRedirect(users)
+        setUser(signedInUserOf(await users.getUser()))
+      })
       .catch((error: unknown) => {
         setProblem(`Sign-in failed: ${error instanceof Error ? error.message : String(error)}`)
       })
@@ -50,7 +58,7 @@ export function useSignIn(
     try {
       return await request(client)
     } catch (error) {
-      const refusal = writeRefusal(error, (await manager?.getUser()) != null)
+      const refusal = writeRefusal(error, (await (await manager)?.getUser()) != null)
       if (refusal === undefined) throw error
       if (error instanceof ItemsApiError && error.status === 401) setProblem(refusal)
       throw new Refusal(refusal)
@@ -65,18 +73,19 @@ export function useSignIn(
     write,
     /** Whether the user may change `owner`'s item: their own only. */
     owns: (owner: string | undefined) => user !== null && owner === user.sub,
-    signIn: () => {
+    signIn: async () => {
       setProblem('')
-      void manager?.signinRedirect()
+      await (await manager)?.signinRedirect()
     },
     signOut: async () => {
-      if (!manager) return
+      const users = await manager
+      if (!users) return
       setUser(null)
       // At the issuer too where it has an end-session endpoint, else in this tab only.
       try {
-        await manager.signoutRedirect()
+        await users.signoutRedirect()
       } catch {
-        await manager.removeUser()
+        await users.removeUser()
       }
     },
   }
