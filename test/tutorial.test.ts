@@ -39,6 +39,7 @@ describe.skipIf(!hasChromium)('the tutorial, followed as written from a fresh cl
   let appUrl: string
   let browser: Browser
   let started: NpmStart | undefined
+  let files: Map<string, string>
   /** `npm start` as the page writes it, with the micros on free ports. */
   const npmStart = async (command: string) => {
     const ports = { ITEMS_PORT: String(await freePort()), MAIL_PORT: String(await freePort()) }
@@ -61,12 +62,18 @@ describe.skipIf(!hasChromium)('the tutorial, followed as written from a fresh cl
       'node my-app/serve.mjs',
       'CORS_ORIGINS=http://localhost:5173 npm start',
       'npm run build\ncd items-service\nnpx wrangler dev --port 8787 --ip 127.0.0.1 --var CORS_ORIGINS:http://localhost:5173',
+      'npm run issuer',
+      'ITEMS_JWT_ISSUER=http://127.0.0.1:4400 ITEMS_JWT_AUDIENCE=urn:items-service ITEMS_OIDC_CLIENT_ID=my-app npm start',
+      'cp node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js my-app/',
     ])
     expect([...page.files.keys()].sort()).toEqual([
       'my-app/app.js',
       'my-app/index.html',
       'my-app/serve.mjs',
+      'my-app/signed-in.html',
+      'my-app/signed-in.js',
     ])
+    files = page.files
     // §1: `git clone` and `npm install`; `npm start` comes with the first test.
     await freshClone(root, clone)
     // §3, as written, in the clone: nothing of the client is built there before it.
@@ -116,6 +123,16 @@ describe.skipIf(!hasChromium)('the tutorial, followed as written from a fresh cl
     await form.locator('[name=name]').fill(name)
     await form.locator('[name=genre]').fill(genre)
     await form.getByRole('button', { name: 'Add' }).click()
+  }
+  /** Signs in at the tutorial's issuer, its development login, as `name`, and comes back. */
+  const signIn = async (page: Page, issuerUrl: string, name: string) => {
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL(`${issuerUrl}/**`)
+    await page.locator('input[name="login"]').fill(name)
+    await page.locator('input[name="password"]').fill('any password')
+    await page.getByRole('button', { name: 'Sign-in' }).click()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.waitForURL(`${appUrl}/signed-in.html`)
   }
   const create = (api: string, body: object) =>
     fetch(`${api}/items`, {
@@ -187,6 +204,68 @@ describe.skipIf(!hasChromium)('the tutorial, followed as written from a fresh cl
       await page.close()
     } finally {
       await dev.stop()
+    }
+  }, 180_000)
+
+  it('§5: signs in at the issuer, and what the user adds is theirs', async () => {
+    const issuerPort = await freePort()
+    const issuerUrl = `http://127.0.0.1:${issuerPort}`
+    // `npm run issuer` on a free port, with the app's page on its port as the redirect URI.
+    const issuer = spawn('sh', ['-c', commands[5] as string], {
+      cwd: clone,
+      env: shellEnv({ ISSUER_PORT: String(issuerPort), REDIRECT_URIS: `${appUrl}/signed-in.html` }),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    })
+    try {
+      let printed = ''
+      await new Promise<void>((resolve) =>
+        issuer.stdout?.setEncoding('utf8').on('data', (text: string) => {
+          printed += text
+          if (printed.includes('OpenID issuer on')) resolve()
+        }),
+      )
+      expect(printed).toContain(
+        `OpenID issuer on ${issuerUrl} (client my-app; any name and password sign in)`,
+      )
+      const command = (commands[6] as string).replaceAll('http://127.0.0.1:4400', issuerUrl)
+      const items = await npmStart(command)
+      await run('sh', ['-c', commands[7] as string], { cwd: clone, env: shellEnv() })
+      const script = (files.get('my-app/signed-in.js') as string)
+        .replaceAll('http://localhost:4000', items)
+        .replaceAll('http://127.0.0.1:4400', issuerUrl)
+      await writeFile(join(clone, 'my-app/signed-in.js'), script)
+
+      const pulpFiction = { id: 'tt0110912', name: 'Pulp Fiction', genre: 'Crime' }
+      const anonymous = await create(items, pulpFiction)
+      expect(anonymous.status).toBe(401)
+      expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="items-service"')
+
+      const page = await browser.newPage()
+      await page.goto(`${appUrl}/signed-in.html`)
+      await expect.poll(() => page.locator('#user').textContent()).toBe('Sign in to add movies.')
+      await add(page, pulpFiction.id, pulpFiction.name, pulpFiction.genre)
+      await expect
+        .poll(() => page.locator('#news').textContent())
+        .toBe("refused: a write needs a signed-in user's token (Authorization: Bearer) or x-apikey")
+      await signIn(page, issuerUrl, 'alice')
+      await expect.poll(() => page.locator('#user').textContent()).toBe('Signed in as alice')
+      await add(page, pulpFiction.id, pulpFiction.name, pulpFiction.genre)
+      const before =
+        'The Shawshank Redemption (Drama) | The Godfather (Crime) | The Dark Knight (Action)'
+      await listed(page).toBe(`${before} | Pulp Fiction (Crime), yours Delete`)
+      const stored = await (await fetch(`${items}/items/${pulpFiction.id}`)).json()
+      expect(stored).toMatchObject({ ...pulpFiction, _owner: 'alice' })
+      // Signed out, and in again as bob: the movie is alice's, and bob is offered no Delete.
+      await page.getByRole('button', { name: 'Sign out' }).click()
+      await page.getByRole('button', { name: 'Yes, sign me out' }).click()
+      await expect.poll(() => page.locator('#user').textContent()).toBe('Sign in to add movies.')
+      await signIn(page, issuerUrl, 'bob')
+      await expect.poll(() => page.locator('#user').textContent()).toBe('Signed in as bob')
+      await listed(page).toBe(`${before} | Pulp Fiction (Crime)`)
+      await page.close()
+    } finally {
+      if (issuer.pid !== undefined && issuer.exitCode === null) process.kill(-issuer.pid, 'SIGTERM')
     }
   }, 180_000)
 })

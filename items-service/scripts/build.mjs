@@ -40,8 +40,12 @@ await Promise.all([
     logLevel: 'warning',
   }),
   build({
-    entryPoints: ['src/web/ui/main.tsx'],
-    outfile: 'dist/web/app.js',
+    entryPoints: { app: 'src/web/ui/main.tsx' },
+    outdir: 'dist/web',
+    // What loads on demand (the sign-in's oidc-client-ts, only where the page signs users in)
+    // in a chunk of its own, beside app.js: /assets/ serves the folder's files by name.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     bundle: true,
     platform: 'browser',
     target: 'es2022',

@@ -93,7 +93,7 @@ export function createApp({
     users: users !== undefined,
     schemas: fieldRules.components,
   })
-  return app.include(webRoutes({ assets: webAssets, mailServiceUrl }))
+  return app.include(webRoutes({ assets: webAssets, mailServiceUrl, signIn: users?.signIn }))
 }
 
 export type AppType = ReturnType<typeof createApp>

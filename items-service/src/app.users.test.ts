@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { movies, useTestApp } from '../test/support/test-app.js'
 import { TestIssuer, testAudience, testIssuer } from '../test/support/test-issuer.js'
 import { issuerUsers } from './users/issuer-users.js'
@@ -151,5 +151,50 @@ describe('the OpenAPI document with an issuer set', () => {
     expect(paths['/items']?.get?.security).toEqual([])
     const users = await document(withUsers)
     expect(users.paths['/items']?.post?.security).toEqual([{ BearerToken: [] }])
+  })
+})
+
+describe('an issuer whose key set never answers, under the default deadline', () => {
+  // No deadline given: the service's own, 5 s. The deadline's timer (AbortSignal.timeout) runs
+  // on the test's fake clock, so the test sees it fire at 5 s without waiting 5 s.
+  const api = useTestApp(() => ({
+    users: issuerUsers(
+      { issuer: testIssuer, audience: testAudience, jwksUrl: undefined },
+      { fetch: (input, init) => issuer.fetch(input, init) },
+    ),
+  }))
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
+      const controller = new AbortController()
+      const reason = new DOMException('The operation timed out.', 'TimeoutError')
+      setTimeout(() => controller.abort(reason), ms)
+      return controller.signal
+    })
+  })
+  afterEach(() => {
+    vi.restoreAllMocks()
+    vi.useRealTimers()
+  })
+
+  it('refuses a write 503 once 5 s have passed, naming the deadline, and stores nothing', async () => {
+    issuer.mode = 'silent'
+    const token = await issuer.token('alice')
+    let settled = false
+    const write = api()
+      .post(movies.shawshank, bearer(token))
+      .finally(() => {
+        settled = true
+      })
+    await vi.advanceTimersByTimeAsync(4_999)
+    expect(settled).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    const response = await write
+    expect(response.status).toBe(503)
+    expect(response.headers.get('retry-after')).toBe('30')
+    expect(await response.json()).toEqual({
+      error: `the issuer's keys cannot be fetched now (${testIssuer}/.well-known/openid-configuration did not answer within 5000 ms); try again later`,
+    })
+    expect(await (await api().request('/items')).json()).toEqual([])
   })
 })

@@ -55,6 +55,7 @@ describe('parseEnv', () => {
       ITEMS_JWT_ISSUER: 'https://id.example/',
       ITEMS_JWT_AUDIENCE: 'items',
       ITEMS_JWKS_URL: 'https://id.example/keys',
+      ITEMS_OIDC_CLIENT_ID: 'web-app',
     })
     expect(settings).toStrictEqual({
       port: 8080,
@@ -68,6 +69,7 @@ describe('parseEnv', () => {
         issuer: 'https://id.example/',
         audience: 'items',
         jwksUrl: 'https://id.example/keys',
+        clientId: 'web-app',
       },
       corsOrigins: ['https://a.example', 'https://b.example'],
       connectTimeoutMs: 1500,
@@ -95,6 +97,9 @@ describe('parseEnv', () => {
     expect(thrownBy(() => parseEnv({ ITEMS_JWKS_URL: 'https://id.example/keys' }))).toContain(
       'ITEMS_JWT_ISSUER: must be set with ITEMS_JWKS_URL',
     )
+    expect(thrownBy(() => parseEnv({ ITEMS_OIDC_CLIENT_ID: 'web-app' }))).toContain(
+      'ITEMS_JWT_ISSUER: must be set with ITEMS_OIDC_CLIENT_ID',
+    )
     expect(
       thrownBy(() => parseEnv({ ITEMS_JWT_ISSUER: 'id.example', ITEMS_JWT_AUDIENCE: 'a' })),
     ).toContain('ITEMS_JWT_ISSUER="id.example": must be an http(s) URL')
@@ -104,6 +109,7 @@ describe('parseEnv', () => {
       issuer: 'https://id.example',
       audience: 'a',
       jwksUrl: undefined,
+      clientId: undefined,
     })
   })
 
@@ -206,7 +212,7 @@ describe('parseEnv', () => {
 
   it('lists every setting it reads by name', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_SERVICE_URL ITEMS_MAX_COUNT ITEMS_MAX_BYTES EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER ITEMS_JWT_ISSUER ITEMS_JWT_AUDIENCE ITEMS_JWKS_URL'
+      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_SERVICE_URL ITEMS_MAX_COUNT ITEMS_MAX_BYTES EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER ITEMS_JWT_ISSUER ITEMS_JWT_AUDIENCE ITEMS_JWKS_URL ITEMS_OIDC_CLIENT_ID'
         .split(' ')
         .sort(),
     )

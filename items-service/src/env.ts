@@ -46,6 +46,8 @@ export type IssuerSettings = {
   audience: string
   /** ITEMS_JWKS_URL: the key set, where the discovery document would not say. */
   jwksUrl: string | undefined
+  /** ITEMS_OIDC_CLIENT_ID: the web page signs users in as this client; no sign-in without. */
+  clientId?: string | undefined
 }
 
 /** The issuer's settings: none, or an issuer with its audience (each needs the other). */
@@ -53,12 +55,13 @@ function issuerOf(env: {
   ITEMS_JWT_ISSUER?: string | undefined
   ITEMS_JWT_AUDIENCE?: string | undefined
   ITEMS_JWKS_URL?: string | undefined
+  ITEMS_OIDC_CLIENT_ID?: string | undefined
 }): IssuerSettings | undefined {
   const { ITEMS_JWT_ISSUER: issuer, ITEMS_JWT_AUDIENCE: audience } = env
   const missing = (name: string, other: string) => `${name}: must be set with ${other}`
   if (issuer === undefined && audience === undefined) {
-    if (env.ITEMS_JWKS_URL !== undefined) {
-      throw new SettingsError([missing('ITEMS_JWT_ISSUER', 'ITEMS_JWKS_URL')])
+    for (const name of ['ITEMS_JWKS_URL', 'ITEMS_OIDC_CLIENT_ID'] as const) {
+      if (env[name] !== undefined) throw new SettingsError([missing('ITEMS_JWT_ISSUER', name)])
     }
     return undefined
   }
@@ -68,7 +71,7 @@ function issuerOf(env: {
   if (audience === undefined) {
     throw new SettingsError([missing('ITEMS_JWT_AUDIENCE', 'ITEMS_JWT_ISSUER')])
   }
-  return { issuer, audience, jwksUrl: env.ITEMS_JWKS_URL }
+  return { issuer, audience, jwksUrl: env.ITEMS_JWKS_URL, clientId: env.ITEMS_OIDC_CLIENT_ID }
 }
 
 /**
@@ -97,6 +100,7 @@ export const {
     ITEMS_JWT_ISSUER: optional(httpUrl()),
     ITEMS_JWT_AUDIENCE: optional(text()),
     ITEMS_JWKS_URL: optional(httpUrl()),
+    ITEMS_OIDC_CLIENT_ID: optional(text()),
     CONNECT_TIMEOUT_MS: withDefault(milliseconds({ max: 600_000 }), 10_000),
     // A space serves the mail micro at /mail, on the page's own origin.
     MAIL_SERVICE_URL: withDefault(httpUrl({ orPath: true }), 'http://localhost:4001'),

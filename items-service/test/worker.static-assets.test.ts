@@ -149,3 +149,25 @@ describe('the page on a Worker whose object cannot start', () => {
     expect((await worker.request('/docs')).status).toBe(200)
   })
 })
+
+describe('the page of a service whose page signs users in', () => {
+  const settings = {
+    ITEMS_JWT_ISSUER: 'https://id.example/tenant/',
+    ITEMS_JWT_AUDIENCE: 'https://items.example/api',
+    ITEMS_OIDC_CLIENT_ID: 'movies-web',
+  }
+  const node = useRunning(nodeTarget, settings)
+  const worker = useRunning(workerTarget, settings)
+
+  it('names the issuer and the client, and lets the page call the issuer, on Node and the Worker', async () => {
+    for (const running of [node(), worker()]) {
+      const page = await running.request('/')
+      const html = await page.text()
+      expect(html).toContain('<meta name="oidc-issuer" content="https://id.example/tenant/" />')
+      expect(html).toContain('<meta name="oidc-client-id" content="movies-web" />')
+      expect(page.headers.get('content-security-policy')).toContain(
+        "connect-src 'self' http://localhost:4001 https://id.example;",
+      )
+    }
+  })
+})

@@ -1,9 +1,13 @@
 import type { VerifyToken } from '@movies-and-mail/http-kit/app'
 import type { IssuerSettings } from '../env.js'
+import { type PageSignIn, pageSignInOf } from '../web/page.js'
 import type { TokenVerifierOptions } from './token-verifier.js'
 
-/** The users of one OpenID issuer, as the app takes them: their tokens' verifier, and the issuer. */
-export type IssuerUsers = { verify: VerifyToken; issuer: string }
+/**
+ * The users of one OpenID issuer, as the app takes them: their tokens' verifier, the issuer, and
+ * where the web page signs them in (with ITEMS_OIDC_CLIENT_ID; no sign-in on the page without).
+ */
+export type IssuerUsers = { verify: VerifyToken; issuer: string; signIn?: PageSignIn | undefined }
 
 /**
  * The users of the issuer the settings name. jose and the key set load with the first token
@@ -22,5 +26,5 @@ export function issuerUsers(
     )
     return (await verifier)(token)
   }
-  return { verify, issuer }
+  return { verify, issuer, signIn: pageSignInOf(settings) }
 }

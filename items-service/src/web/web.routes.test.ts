@@ -1,3 +1,4 @@
+import { cspDirectives } from '@movies-and-mail/test-kit'
 import { describe, expect, it } from 'vitest'
 import { webRoutes } from './web.routes.js'
 
@@ -60,5 +61,46 @@ describe('the web app routes', () => {
     const response = await webRoutes({ assets, mailServiceUrl: '/' }).request('/assets/missing.js')
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({ error: 'no such asset' })
+  })
+
+  describe('with a sign-in (ITEMS_JWT_ISSUER and ITEMS_OIDC_CLIENT_ID)', () => {
+    const signIn = {
+      issuer: 'https://id.example/tenant/',
+      clientId: 'movies-web',
+      audience: 'https://items.example/api',
+    }
+
+    it('name the issuer, the client id and the audience in the page', async () => {
+      const app = webRoutes({ assets, mailServiceUrl: '/mail', signIn })
+      const html = await (await app.request('/')).text()
+      expect(html).toContain('<meta name="oidc-issuer" content="https://id.example/tenant/" />')
+      expect(html).toContain('<meta name="oidc-client-id" content="movies-web" />')
+      expect(html).toContain('<meta name="oidc-audience" content="https://items.example/api" />')
+    })
+
+    it("let the page call the issuer's origin, and no other", async () => {
+      const app = webRoutes({ assets, mailServiceUrl: 'https://mail.example', signIn })
+      const policy = cspDirectives((await app.request('/')).headers.get('content-security-policy'))
+      expect(policy['connect-src']).toBe("'self' https://mail.example https://id.example")
+      expect(policy['form-action']).toBe("'self'")
+    })
+
+    it('name no issuer without one: the page asks for the key as before', async () => {
+      const response = await webRoutes({ assets, mailServiceUrl: '/mail' }).request('/')
+      expect(await response.text()).not.toContain('oidc-')
+      expect(cspDirectives(response.headers.get('content-security-policy'))['connect-src']).toBe(
+        "'self'",
+      )
+    })
+
+    it('escape what the settings hold', async () => {
+      const app = webRoutes({
+        assets,
+        mailServiceUrl: '/mail',
+        signIn: { ...signIn, clientId: '"><script>alert(1)</script>' },
+      })
+      const html = await (await app.request('/')).text()
+      expect(html).not.toContain('<script>alert(1)')
+    })
   })
 })

@@ -1,5 +1,6 @@
 import { ApiApp, apiRoute, documented, errorEntry } from '@movies-and-mail/http-kit/routes'
 import * as z from 'zod/mini'
+import type { PageSignIn } from './page.js'
 import { pageHandler } from './page-handler.js'
 import type { WebAssets } from './web-assets.js'
 
@@ -58,16 +59,19 @@ const webAssetRoute = apiRoute({
 
 /**
  * Serves the web app: the page at `/` (`pageHandler`) and its built files under `/assets/`.
+ * With `signIn` the page signs its users in at the issuer.
  */
 export function webRoutes({
   assets,
   mailServiceUrl,
+  signIn,
 }: {
   assets: WebAssets
   mailServiceUrl: string
+  signIn?: PageSignIn | undefined
 }) {
   return new ApiApp()
-    .openapi(webPageRoute, pageHandler({ mailServiceUrl }))
+    .openapi(webPageRoute, pageHandler({ mailServiceUrl, signIn }))
     .openapi(webAssetRoute, (c) => {
       const asset = assets.get(c.req.valid('param').file)
       if (!asset) return c.json({ error: 'no such asset' }, 404)

@@ -1,13 +1,14 @@
 import { createPlainServiceApp } from '@movies-and-mail/http-kit/page'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { parseEnv, secretValues } from '../env.js'
+import { pageSignInOf } from '../web/page.js'
 import { pageHandler } from '../web/page-handler.js'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
 /**
  * The web app's page at `/`, answered by the Worker: the page names the mail service, a setting
- * (`MAIL_SERVICE_URL`), in its markup and in its Content-Security-Policy, so it cannot be a
+ * (`MAIL_SERVICE_URL`, and the sign-in's issuer), in its markup and in its Content-Security-Policy, so it cannot be a
  * static asset, and it needs nothing of the collection's object. The same response and middleware
  * as on Node (`pageHandler`; `createPlainServiceApp`, the service app's middleware without its
  * routes): the same bytes and headers, one log line; an isolate that starts for a page view
@@ -29,6 +30,7 @@ export function webPage(settings: Record<string, string>): Fetch | undefined {
     corsOrigins: parsed.corsOrigins,
     apiKeys: parsed.apiKey === undefined ? [] : [parsed.apiKey],
   })
-  app.get('/', pageHandler({ mailServiceUrl: parsed.mailServiceUrl }))
+  const signIn = pageSignInOf(parsed.users)
+  app.get('/', pageHandler({ mailServiceUrl: parsed.mailServiceUrl, signIn }))
   return (request) => app.fetch(request)
 }

@@ -17,12 +17,13 @@ type SigningKey = { kid: string; alg: string; privateKey: CryptoKey; publicJwk: 
  * An OpenID issuer in the test's own process: key pairs made in the test (jose's
  * `generateKeyPair`), tokens signed with them (`SignJWT`), and a `fetch` that answers its
  * discovery document and key set, for `tokenVerifier`'s `fetch` option. It counts the fetches it
- * sees, and can be down (every fetch fails), slow (answers after `delayMs`) or answer a
+ * sees, and can be down (every fetch fails), slow (answers after `delayMs`), silent (answers
+ * nothing, ever: only the fetch's signal ends it) or answer a
  * `Cache-Control` of the test's choosing.
  */
 export class TestIssuer {
   readonly fetched: string[] = []
-  mode: 'up' | 'down' | { delayMs: number } = 'up'
+  mode: 'up' | 'down' | 'silent' | { delayMs: number } = 'up'
   cacheControl: string | undefined
   #keys: SigningKey[] = []
   #generation = 0
@@ -75,6 +76,11 @@ export class TestIssuer {
     const url = String(input)
     this.fetched.push(url)
     if (this.mode === 'down') throw new TypeError('fetch failed')
+    if (this.mode === 'silent') {
+      await new Promise((_, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))
+      })
+    }
     if (typeof this.mode === 'object') {
       const { delayMs } = this.mode
       await new Promise<void>((resolve, reject) => {

@@ -27,7 +27,8 @@ export type OidcIssuerOptions = {
 /**
  * A real OpenID Provider, node-oidc-provider (certified), on 127.0.0.1 and a free port, as the
  * issuer of the tests: its discovery document, its key set (`/jwks`), its login (the
- * provider's development interactions: any name signs in), and JWT access tokens for
+ * provider's development interactions: any name and password sign in, as `<name>`, named
+ * `<name>` with email `<name>@example.test`), and JWT access tokens for
  * `audience` (resource indicators), by client credentials or authorization code with PKCE.
  * Its ES256 keys are made here, so a test can also sign tokens of its own with them (`sign`,
  * jose's `SignJWT`): the bad tokens a real provider never issues. `rotate()` starts a
@@ -157,10 +158,10 @@ export class OidcIssuer {
       ],
       findAccount: (_context, sub) => ({
         accountId: sub,
-        claims: () => ({ sub, name: sub, preferred_username: sub }),
+        claims: () => ({ sub, name: sub, preferred_username: sub, email: `${sub}@example.test` }),
       }),
-      claims: { openid: ['sub'], profile: ['name', 'preferred_username'] },
-      scopes: ['openid', 'profile', 'items', 'offline_access'],
+      claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'] },
+      scopes: ['openid', 'profile', 'email', 'items', 'offline_access'],
       cookies: { keys: ['test-cookie-key'] },
       features: {
         devInteractions: { enabled: true },
@@ -178,7 +179,15 @@ export class OidcIssuer {
           }),
         },
       },
-      ttl: { AccessToken: accessTokenTtlSeconds, ClientCredentials: accessTokenTtlSeconds },
+      ttl: {
+        AccessToken: accessTokenTtlSeconds,
+        ClientCredentials: accessTokenTtlSeconds,
+        IdToken: accessTokenTtlSeconds,
+        // A sign-in's steps and the session at the provider: long enough for any test.
+        Interaction: 600,
+        Session: 3600,
+        Grant: 3600,
+      },
       // The page's origin differs from the issuer's: its token requests are CORS.
       clientBasedCORS: () => true,
     })

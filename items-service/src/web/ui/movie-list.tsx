@@ -25,10 +25,12 @@ type Props = {
   onGenre: (genre: string) => void
   stream: StreamState
   onEditing: (movie: Item, editing: boolean) => void
+  /** Whether the user may edit and delete the movie (a signed-in user: their own only). */
+  mayChange: (movie: Item) => boolean
 }
 
 /**
- * The movies (of one genre, or all), each with Edit and Delete; a failed delete shows the
+ * The movies (of one genre, or all), each with Edit and Delete where the user may; a failed delete shows the
  * server's message. When the row that had the focus goes (deleted here or elsewhere, or moved
  * out of the genre), the focus goes to the row now in its place, or to the heading.
  */
@@ -115,6 +117,7 @@ export function MovieList({ items, send, announce, movies, genre, genres, ...pro
               onSave={save}
               onDelete={remove}
               onEditing={props.onEditing}
+              mayChange={props.mayChange(movie)}
             />
           ))}
         </ul>

@@ -13,6 +13,8 @@ type Props = {
   onDelete: (movie: Item, base: EditBase) => Promise<DeleteOutcome>
   /** The editor opens (true) or closes: the movie stays shown meanwhile. */
   onEditing: (movie: Item, editing: boolean) => void
+  /** Edit and Delete are offered; not on another user's movie. */
+  mayChange: boolean
 }
 
 type Mode = 'view' | 'edit' | 'confirm'
@@ -21,7 +23,8 @@ type Mode = 'view' | 'edit' | 'confirm'
  * One movie in the list: read-only, an inline editor, or the question before a delete.
  * Focus follows: into the editor, back to Edit after it, to No when asked, to Delete after No.
  */
-export function MovieRow({ movie, readVersion, announce, onSave, onDelete, onEditing }: Props) {
+export function MovieRow(props: Props) {
+  const { movie, readVersion, announce, onSave, onDelete, onEditing, mayChange } = props
   const [mode, setMode] = useState<Mode>('view')
   const editButton = useRef<HTMLButtonElement>(null)
   const deleteButton = useRef<HTMLButtonElement>(null)
@@ -70,29 +73,31 @@ export function MovieRow({ movie, readVersion, announce, onSave, onDelete, onEdi
       <span class="movie-id">{movie.id}</span>
       <span class="movie-name">{movie.name}</span>
       <span class="genre">{movie.genre}</span>
-      <span class="actions">
-        <button
-          type="button"
-          class="secondary"
-          ref={editButton}
-          aria-label={`Edit ${movie.name}`}
-          onClick={() => {
-            onEditing(movie, true)
-            show('edit')
-          }}
-        >
-          Edit
-        </button>
-        <button
-          type="button"
-          class="danger"
-          ref={deleteButton}
-          aria-label={`Delete ${movie.name}`}
-          onClick={() => show('confirm')}
-        >
-          Delete
-        </button>
-      </span>
+      {mayChange && (
+        <span class="actions">
+          <button
+            type="button"
+            class="secondary"
+            ref={editButton}
+            aria-label={`Edit ${movie.name}`}
+            onClick={() => {
+              onEditing(movie, true)
+              show('edit')
+            }}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            class="danger"
+            ref={deleteButton}
+            aria-label={`Delete ${movie.name}`}
+            onClick={() => show('confirm')}
+          >
+            Delete
+          </button>
+        </span>
+      )}
     </li>
   )
 }
