@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { artifacts, hasChromium } from './support/chromium.js'
 import { useWebApp } from './support/web-app.js'
 
-const apiKey = 'screenshot-key'
+const apiKey = 'screenshot-api-key'
 const movies = [
   { id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' },
   { id: 'tt0211915', name: "Le Fabuleux Destin d'Amélie Poulain", genre: 'Romance' },

@@ -142,7 +142,7 @@ const pages = [
     page: 'docs/mail-service.md',
     micro: 'mail-service',
     origin: 'localhost:4001',
-    env: { API_KEYS: 'my-key' },
+    env: { API_KEYS: 'my-mail-api-key-1' },
   },
 ]
 

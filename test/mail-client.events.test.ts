@@ -27,7 +27,7 @@ describe('@movies-and-mail/mail-client and the status of a send', () => {
   beforeAll(async () => {
     mailgun = await MailgunStandIn.start()
     service = await startBuiltMicro('mail-service', {
-      API_KEYS: `${apiKey},other-key`,
+      API_KEYS: `${apiKey},other-mail-api-key`,
       MAIL_APIKEY: 'key-client-events',
       MAIL_DOMAIN: 'mg.example.com',
       MAIL_API_URL: mailgun.baseUrl,
@@ -86,7 +86,7 @@ describe('@movies-and-mail/mail-client and the status of a send', () => {
       email: 'cy@example.com',
       name: 'Cy',
     })
-    const other = createMailClient(url(), { apiKey: 'other-key' })
+    const other = createMailClient(url(), { apiKey: 'other-mail-api-key' })
     await expect(other.get(recordId ?? '')).rejects.toMatchObject({
       status: 404,
       body: { error: 'no mail log record of this key has this id' },

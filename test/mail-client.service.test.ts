@@ -6,7 +6,7 @@ import { outbox } from './support/outbox.js'
 
 // The client, from its sources, against the built service in outbox mode.
 describe('@movies-and-mail/mail-client against the built mail-service', () => {
-  const apiKey = 'client-test-key'
+  const apiKey = 'client-test-api-key'
   let service: MicroProcess | undefined
   const url = () => service?.url ?? ''
 

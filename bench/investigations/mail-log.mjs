@@ -25,7 +25,7 @@ const { values } = parseArgs({
 const sends = Number(values.sends ?? 20_000)
 const concurrency = Number(values.concurrency ?? 16)
 const checkpoints = [0, sends / 4, sends / 2, sends].map(Math.round)
-const apiKey = 'bench-key'
+const apiKey = 'bench-mail-api-key'
 const entry = fileURLToPath(new URL('../../mail-service/dist/server.js', import.meta.url))
 
 /** The two runs: the limits off, and both limits counting every send in an hour's window. */

@@ -83,7 +83,7 @@ const mailWorkerScript = fileURLToPath(
 const workers = fileURLToPath(new URL('workers/', import.meta.url))
 
 /** The key the mail Workers of the bench take, and the settings of mail-service's. */
-const mailKey = 'bench-key'
+const mailKey = 'bench-mail-api-key'
 
 /**
  * mail-service's Worker in outbox mode, its state object's storage in `persist`, the rate

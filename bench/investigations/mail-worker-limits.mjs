@@ -31,12 +31,12 @@ async function measure(limits) {
     compatibilityDate,
     durableObjects: { MAIL_STATE: { className: 'MailStateObject', useSQLite: true } },
     durableObjectsPersist: persist,
-    bindings: { API_KEYS: 'bench-key', MAIL_TRANSPORT: 'outbox', ...limits },
+    bindings: { API_KEYS: 'bench-mail-api-key', MAIL_TRANSPORT: 'outbox', ...limits },
   })
   const send = (n) =>
     mf.dispatchFetch('http://worker.test/sendmail', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-apikey': 'bench-key' },
+      headers: { 'content-type': 'application/json', 'x-apikey': 'bench-mail-api-key' },
       body: JSON.stringify({ email: `reader${n}@example.com`, name: `Reader ${n}` }),
     })
   try {

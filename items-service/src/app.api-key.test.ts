@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { movies, useTestApp } from '../test/support/test-app.js'
 
 describe('x-apikey when an API key is set', () => {
-  const api = useTestApp({ apiKey: 's3cret-key' })
-  const key = { 'x-apikey': 's3cret-key' }
+  const api = useTestApp({ apiKey: 's3cret-items-key-1' })
+  const key = { 'x-apikey': 's3cret-items-key-1' }
 
   it('lets mutations with the right key through', async () => {
     expect((await api().post(movies.shawshank, key)).status).toBe(201)
@@ -13,9 +13,9 @@ describe('x-apikey when an API key is set', () => {
 
   it.each([
     ['without a key', {}],
-    ['with a wrong key', { 'x-apikey': 's3cret-kez' }],
-    ['with a prefix of the key', { 'x-apikey': 's3cret' }],
-    ['with the key and more', { 'x-apikey': 's3cret-key2' }],
+    ['with a wrong key', { 'x-apikey': 's3cret-items-key-2' }],
+    ['with a prefix of the key', { 'x-apikey': 's3cret-items-key' }],
+    ['with the key and more', { 'x-apikey': 's3cret-items-key-12' }],
     ['with an empty key', { 'x-apikey': '' }],
   ])('answers 401 to POST, PUT and DELETE %s, changing nothing', async (_, headers) => {
     await api().post(movies.shawshank, key)

@@ -89,7 +89,7 @@ describe('CORS for origins that may write (CORS_ORIGINS)', () => {
 })
 
 describe('CORS where writes need ITEMS_APIKEY', () => {
-  const api = useTestApp({ corsOrigins: ['https://app.example'], apiKey: 'k' })
+  const api = useTestApp({ corsOrigins: ['https://app.example'], apiKey: 'cors-test-api-key' })
 
   it('lets a page on any origin write with the key, and asks a listed one for it too', async () => {
     const keyed = await api().request(
@@ -97,7 +97,7 @@ describe('CORS where writes need ITEMS_APIKEY', () => {
       preflight('https://other.example', 'POST', 'content-type, x-apikey'),
     )
     expect(keyed.headers.get('access-control-allow-methods')).toContain('POST')
-    const withKey = fromPage('https://other.example', 'POST', { 'x-apikey': 'k' })
+    const withKey = fromPage('https://other.example', 'POST', { 'x-apikey': 'cors-test-api-key' })
     expect((await api().request('/items', withKey)).status).toBe(201)
     expect((await api().request('/items', fromPage('https://app.example'))).status).toBe(401)
   })

@@ -7,12 +7,12 @@ let issuer: TestIssuer
 beforeEach(async () => {
   issuer = await TestIssuer.start()
 })
-const key = { 'x-apikey': 'operator-key' }
+const key = { 'x-apikey': 'operator-api-key-1' }
 const as = async (sub: string) => ({ authorization: `Bearer ${await issuer.token(sub)}` })
 
 describe('items and their owners', () => {
   const api = useTestApp(() => ({
-    apiKey: 'operator-key',
+    apiKey: 'operator-api-key-1',
     users: issuerUsers(
       { issuer: testIssuer, audience: testAudience, jwksUrl: undefined },
       { fetch: (input, init) => issuer.fetch(input, init) },

@@ -18,7 +18,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 describe('writes with an OpenID issuer set (ITEMS_JWT_ISSUER)', () => {
   const api = useTestApp(() => ({
     users: users(),
-    apiKey: 'operator-key',
+    apiKey: 'operator-api-key-1',
     corsOrigins: ['https://app.example'],
   }))
 
@@ -90,7 +90,7 @@ describe('writes with an OpenID issuer set (ITEMS_JWT_ISSUER)', () => {
   })
 
   it('still takes the API key for every write, and judges a wrong key alone', async () => {
-    const key = { 'x-apikey': 'operator-key' }
+    const key = { 'x-apikey': 'operator-api-key-1' }
     expect((await api().post(movies.shawshank, key)).status).toBe(201)
     const token = await issuer.token('alice')
     const wrongKey = { 'x-apikey': 'guess', ...bearer(token) }
@@ -124,7 +124,7 @@ describe('writes with an OpenID issuer set (ITEMS_JWT_ISSUER)', () => {
 
 describe('the OpenAPI document with an issuer set', () => {
   const withUsers = useTestApp(() => ({ users: users() }))
-  const withBoth = useTestApp(() => ({ users: users(), apiKey: 'k' }))
+  const withBoth = useTestApp(() => ({ users: users(), apiKey: 'users-test-api-key' }))
   const document = async (api: typeof withUsers) =>
     (await api().request('/openapi.json')).json() as Promise<{
       paths: Record<string, Record<string, { security?: object[]; responses: object }>>

@@ -39,7 +39,7 @@ describe('parseEnv', () => {
       DB_NAME: 'films',
       COLLECTION_NAME: 'catalogue',
       DATA_DIR: '/var/lib/items',
-      ITEMS_APIKEY: 'k3y',
+      ITEMS_APIKEY: 'items-k3y-of-the-test',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       CONNECT_TIMEOUT_MS: '1500',
       SHUTDOWN_TIMEOUT_MS: '2500',
@@ -64,7 +64,7 @@ describe('parseEnv', () => {
       dbName: 'films',
       collectionName: 'catalogue',
       dataDir: '/var/lib/items',
-      apiKey: 'k3y',
+      apiKey: 'items-k3y-of-the-test',
       users: {
         issuer: 'https://id.example/',
         audience: 'items',
@@ -111,6 +111,19 @@ describe('parseEnv', () => {
       jwksUrl: undefined,
       clientId: undefined,
     })
+  })
+
+  it('refuses an ITEMS_APIKEY shorter than 16 characters, naming it but not the key', () => {
+    const message = thrownBy(() => parseEnv({ ITEMS_APIKEY: 'movies-key-15ch' }))
+    expect(message).toBe(
+      'SettingsError: invalid settings:\n  ITEMS_APIKEY (value not shown): ' +
+        'must be at least 16 characters long, so that it cannot be guessed',
+    )
+    expect(parseEnv({ ITEMS_APIKEY: 'movies-key-16chr' }).apiKey).toBe('movies-key-16chr')
+    // Counted as a person counts characters, and after the spaces around it are trimmed.
+    expect(thrownBy(() => parseEnv({ ITEMS_APIKEY: `  ${'🔑'.repeat(15)}  ` }))).toContain(
+      'ITEMS_APIKEY (value not shown): must be at least 16',
+    )
   })
 
   it('accepts PORT=0, which asks the system for a free port', () => {
@@ -196,10 +209,10 @@ describe('parseEnv', () => {
     expect(
       secretValues({
         CONNECTION_URL: 'mongodb://ada:p%40ss@db.example/',
-        ITEMS_APIKEY: ' k3y ',
+        ITEMS_APIKEY: ' items-k3y-of-the-test ',
         PATH: 'https://not:mine@x',
       }),
-    ).toEqual(['p%40ss', 'p@ss', 'k3y'])
+    ).toEqual(['p%40ss', 'p@ss', 'items-k3y-of-the-test'])
     expect(secretValues({})).toEqual([])
   })
 

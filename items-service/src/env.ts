@@ -1,4 +1,5 @@
 import {
+  apiKey,
   count,
   defineSettings,
   httpUrl,
@@ -95,7 +96,7 @@ export const {
     ),
     DB_NAME: withDefault(text(), 'data'),
     COLLECTION_NAME: withDefault(text(), 'movies'),
-    ITEMS_APIKEY: optional(text()),
+    ITEMS_APIKEY: optional(apiKey()),
     // The issuer's URL is compared with the tokens' `iss` exactly, as written.
     ITEMS_JWT_ISSUER: optional(httpUrl()),
     ITEMS_JWT_AUDIENCE: optional(text()),

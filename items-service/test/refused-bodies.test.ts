@@ -12,15 +12,15 @@ describe('a body refused before it is read', () => {
   const started = async () => {
     service ??= await startService({
       DATA_DIR: await temporaryDataDir(),
-      ITEMS_APIKEY: 'right-key',
+      ITEMS_APIKEY: 'right-items-api-key',
     })
     return service
   }
 
   it.each([
-    ['POST', '/items', 413, ['x-apikey: right-key', 'content-type: application/json']],
-    ['PUT', '/items/tt1', 413, ['x-apikey: right-key', 'content-type: application/json']],
-    ['POST', '/items', 415, ['x-apikey: right-key', 'content-type: text/plain']],
+    ['POST', '/items', 413, ['x-apikey: right-items-api-key', 'content-type: application/json']],
+    ['PUT', '/items/tt1', 413, ['x-apikey: right-items-api-key', 'content-type: application/json']],
+    ['POST', '/items', 415, ['x-apikey: right-items-api-key', 'content-type: text/plain']],
     ['POST', '/items', 401, ['x-apikey: wrong-key', 'content-type: application/json']],
   ])(
     '%s %s answered %i closes the connection instead of reading 100 MB',

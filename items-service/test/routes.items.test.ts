@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Item } from '../src/store/item-store.js'
 import { targets, useRunning } from './support/targets.js'
 
-const json = { 'content-type': 'application/json', 'x-apikey': 'test-key' }
+const json = { 'content-type': 'application/json', 'x-apikey': 'items-test-api-key' }
 const heat = { id: 'tt0113277', name: 'Heat', genre: 'Crime' }
 const amelie = { id: 'Amélie 2001', name: 'Le Fabuleux Destin d’Amélie Poulain', genre: 'Comedy' }
 const path = (id: string) => `/items/${encodeURIComponent(id)}`
@@ -11,7 +11,7 @@ const objectId = /^[0-9a-f]{24}$/
 // One suite for both runtimes, so that no rule of the API can drift between them. The tests of a
 // target share one running service: each reads the list it starts from, or uses ids of its own.
 describe.each(targets)('the items routes on $name', (target) => {
-  const service = useRunning(target, { ITEMS_APIKEY: 'test-key' })
+  const service = useRunning(target, { ITEMS_APIKEY: 'items-test-api-key' })
   const call = (route: string, init: RequestInit = {}) => service().request(route, init)
   const send = (method: string, route: string, body: unknown, headers = {}) =>
     call(route, { method, headers: { ...json, ...headers }, body: JSON.stringify(body) })

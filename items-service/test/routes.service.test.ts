@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { EventReader } from './support/event-reader.js'
 import { targets, useRunning } from './support/targets.js'
 
-const json = { 'content-type': 'application/json', 'x-apikey': 'test-key' }
+const json = { 'content-type': 'application/json', 'x-apikey': 'items-test-api-key' }
 const heat = { id: 'tt0113277', name: 'Heat', genre: 'Crime' }
 
 describe.each(targets)('the service around the items on $name', (target) => {
   const service = useRunning(target, {
-    ITEMS_APIKEY: 'test-key',
+    ITEMS_APIKEY: 'items-test-api-key',
     CORS_ORIGINS: 'https://app.example',
     EVENTS_HEARTBEAT_MS: '200',
   })
@@ -80,7 +80,7 @@ describe.each(targets)('the service around the items on $name', (target) => {
       .filter((line) => line.includes(` ${requestId} `))
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/ GET \/healthz 200 \d+(\.\d+)?ms$/)
-    expect(service().stdout).not.toContain('test-key')
+    expect(service().stdout).not.toContain('items-test-api-key')
   })
 
   it('streams an updated event after a PUT, and replays what a reconnect missed', async () => {

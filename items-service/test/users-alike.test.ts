@@ -10,7 +10,7 @@ import { WorkerUnderTest } from './support/worker-under-test.js'
 // answers, status, body and challenge, on both. Each runtime fetches the key set itself.
 
 const audience = 'https://items.test/api'
-const apiKey = 'users-alike-key'
+const apiKey = 'users-alike-api-key'
 const now = () => Math.floor(Date.now() / 1000)
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
 

@@ -66,13 +66,7 @@ describe("the Worker's default upload", () => {
   it('refuses CONNECTION_URL as a setting it cannot honour, and says which upload can', async () => {
     const worker = await WorkerUnderTest.start({ CONNECTION_URL: 'mongodb://127.0.0.1:9/' })
     workers.push(worker)
-    for (const path of ['/items', '/items/tt0113277']) {
-      const response = await worker.request(path)
-      expect([response.status, await response.json()], path).toEqual([
-        503,
-        { error: 'the service is misconfigured; its log says which setting' },
-      ])
-    }
+    expect(await worker.refusesAsMisconfigured(['/items', '/items/tt0113277'])).toBe(true)
     expect(worker.stderr).toContain('items-service cannot start: invalid settings:')
     expect(worker.stderr).toContain('CONNECTION_URL: the MongoDB store could not be loaded')
     expect(worker.stderr).toContain('deploy with npm run deploy:mongodb')

@@ -124,8 +124,8 @@ describe('CORS', () => {
 
 describe('API keys', () => {
   it('accepts any key of the list', async () => {
-    const t = await testApp({ apiKeys: [apiKey, 'second-key'] })
-    for (const key of [apiKey, 'second-key']) {
+    const t = await testApp({ apiKeys: [apiKey, 'second-mail-api-key'] })
+    for (const key of [apiKey, 'second-mail-api-key']) {
       const response = await sendMail(
         t.app,
         { email: 'a@example.com', name: 'A' },

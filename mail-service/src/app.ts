@@ -64,7 +64,7 @@ export type AppDeps = {
 /**
  * The whole mail service as a Hono app: routes, middleware and the OpenAPI document, with
  * every adapter handed in. Reads no environment and does no I/O until a request comes.
- * @example const app = createApp({ mailer, mailLog, apiKeys: ['k'], corsOrigins: ['*'], template })
+ * @example const app = createApp({ mailer, mailLog, apiKeys: ['mail-api-key-1234'], corsOrigins: ['*'], template })
  */
 export function createApp({
   mailer,

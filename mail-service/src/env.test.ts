@@ -32,14 +32,26 @@ describe('parseEnv', () => {
   })
 
   it('reads ADMIN_API_KEYS, each of which must also be one of API_KEYS', () => {
-    const settings = parseEnv({ API_KEYS: 'k1,k2,ops', ADMIN_API_KEYS: ' ops ' })
-    expect([settings.apiKeys, settings.adminApiKeys]).toEqual([['k1', 'k2', 'ops'], ['ops']])
+    const settings = parseEnv({
+      API_KEYS: 'first-mail-api-key,second-mail-api-key,operator-mail-api-key',
+      ADMIN_API_KEYS: ' operator-mail-api-key ',
+    })
+    expect([settings.apiKeys, settings.adminApiKeys]).toEqual([
+      ['first-mail-api-key', 'second-mail-api-key', 'operator-mail-api-key'],
+      ['operator-mail-api-key'],
+    ])
   })
 
   it.each([
-    [{ API_KEYS: 'k1', ADMIN_API_KEYS: 'ops-secret' }, 'key 1 of 1 is not'],
-    [{ API_KEYS: 'k1,ops', ADMIN_API_KEYS: 'ops,x-secret,y-secret' }, 'keys 2, 3 of 3 are not'],
-    [{ ADMIN_API_KEYS: 'ops-secret' }, 'key 1 of 1 is not (API_KEYS is not set)'],
+    [{ API_KEYS: 'k1-of-the-mail-api', ADMIN_API_KEYS: 'ops-secret-api-key' }, 'key 1 of 1 is not'],
+    [
+      {
+        API_KEYS: 'k1-of-the-mail-api,operator-mail-api-key',
+        ADMIN_API_KEYS: 'operator-mail-api-key,x-secret-api-key-1,y-secret-api-key-2',
+      },
+      'keys 2, 3 of 3 are not',
+    ],
+    [{ ADMIN_API_KEYS: 'ops-secret-api-key' }, 'key 1 of 1 is not (API_KEYS is not set)'],
   ])(
     'stops the start for an admin key that is not accepted, naming ADMIN_API_KEYS but no key',
     (env, which) => {
@@ -107,12 +119,31 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ MAIL_APIKEY: 'key-1' })).toThrow('needs MAIL_DOMAIN;')
   })
 
+  it('refuses API_KEYS and ADMIN_API_KEYS with a key shorter than 16 characters, not showing it', () => {
+    const rule = 'must be at least 16 characters long, so that it cannot be guessed'
+    expect(thrownBy(() => parseEnv({ API_KEYS: 'mail' }))).toBe(
+      `SettingsError: invalid settings:\n  API_KEYS (value not shown): ${rule}`,
+    )
+    const message = thrownBy(() =>
+      parseEnv({ API_KEYS: 'ops,first-mail-api-key,k2', ADMIN_API_KEYS: 'ops' }),
+    )
+    expect(message).toBe(
+      'SettingsError: invalid settings:\n' +
+        `  API_KEYS (value not shown): each key ${rule}; keys 1, 3 of 3 are shorter\n` +
+        `  ADMIN_API_KEYS (value not shown): ${rule}`,
+    )
+    expect(thrownBy(() => parseEnv({ API_KEYS: 'first-mail-api-key,mail-key-15char' }))).toContain(
+      'key 2 of 2 is shorter',
+    )
+    expect(parseEnv({ API_KEYS: 'mail-key-16chars' }).apiKeys).toEqual(['mail-key-16chars'])
+  })
+
   it('reads API_KEYS and CORS_ORIGINS as comma lists', () => {
     const settings = parseEnv({
-      API_KEYS: ' one, two ,,',
+      API_KEYS: ' first-mail-api-key, second-mail-api-key ,,',
       CORS_ORIGINS: 'http://localhost:4000, https://app.example',
     })
-    expect(settings.apiKeys).toEqual(['one', 'two'])
+    expect(settings.apiKeys).toEqual(['first-mail-api-key', 'second-mail-api-key'])
     expect(settings.corsOrigins).toEqual(['http://localhost:4000', 'https://app.example'])
   })
 
@@ -195,7 +226,7 @@ describe('parseEnv', () => {
     const secret = 'key with spaces SECRET'
     const message = thrownBy(() =>
       parseEnv({
-        API_KEYS: `fine,${secret}`,
+        API_KEYS: `a-fine-mail-api-key,${secret}`,
         MAIL_APIKEY: secret,
         MAILGUN_WEBHOOK_SIGNING_KEY: secret,
         DETA_PROJECT_KEY: `no-underscore ${secret}`,
@@ -242,13 +273,22 @@ describe('parseEnv', () => {
   it('lists the secrets of an environment, for redacting what libraries print', () => {
     expect(
       secretValues({
-        API_KEYS: 'one, two',
-        ADMIN_API_KEYS: 'two',
+        API_KEYS: 'first-mail-api-key, second-mail-api-key',
+        ADMIN_API_KEYS: 'second-mail-api-key',
         MAIL_APIKEY: 'key-1',
         DETA_PROJECT_KEY: 'a0_secret',
         MAIL_API_URL: 'https://user:p%40ss@host',
       }),
-    ).toEqual(['one, two', 'one', 'two', 'two', 'key-1', 'p%40ss', 'p@ss', 'a0_secret'])
+    ).toEqual([
+      'first-mail-api-key, second-mail-api-key',
+      'first-mail-api-key',
+      'second-mail-api-key',
+      'second-mail-api-key',
+      'key-1',
+      'p%40ss',
+      'p@ss',
+      'a0_secret',
+    ])
   })
 
   it('names every setting it reads', () => {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { databaseName } from './support/mongo-server.js'
 import { ensureBuilt, startServer } from './support/run-server.js'
 
-const apiKey = 'fleet-key'
+const apiKey = 'fleet-mail-api-key'
 const messageId = '20261123120000.1@mg.example.com'
 
 describe("two mail-service processes on one MongoDB database, and Mailgun's events", () => {

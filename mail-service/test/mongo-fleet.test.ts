@@ -14,7 +14,7 @@ import { keyDigest } from '../src/api-keys/key-owner.js'
 import { databaseName } from './support/mongo-server.js'
 import { ensureBuilt, startServer } from './support/run-server.js'
 
-const apiKey = 'fleet-key'
+const apiKey = 'fleet-mail-api-key'
 const queued = '{"id":"<20261123120000.1@mg.example.com>","message":"Queued. Thank you."}'
 
 describe('two mail-service processes on one MongoDB database', () => {

@@ -12,7 +12,7 @@ import {
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ensureBuilt, failedStart, startServer } from './support/run-server.js'
 
-const apiKey = 'mongo-e2e-key'
+const apiKey = 'mongo-e2e-mail-api-key'
 const timeoutMs = 1_000
 /** MAIL_TIMEOUT_MS and a slow machine's scheduling. */
 const boundMs = timeoutMs + 2_000

@@ -23,7 +23,10 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true })
 })
 
-const keys = { API_KEYS: 'key-one,key-two,ops-key', ADMIN_API_KEYS: 'ops-key' }
+const keys = {
+  API_KEYS: 'first-mail-api-key,second-mail-api-key,operator-mail-api-key',
+  ADMIN_API_KEYS: 'operator-mail-api-key',
+}
 
 const send = (server: BuiltEntry, key: string, email: string, name = 'Ada') =>
   fetch(`${server.url}/sendmail`, {
@@ -43,15 +46,15 @@ async function seenBy(server: BuiltEntry, key: string, path: '/maillog' | '/outb
 describe('node dist/server.js with several API keys', () => {
   it("lists each key's own records, every record to ADMIN_API_KEYS, and still after a restart", async () => {
     const first = await startServer({ DATA_DIR: dataDir, ...keys })
-    expect((await send(first, 'key-one', 'ada@example.com', 'Ada')).status).toBe(201)
-    expect((await send(first, 'key-two', 'bob@example.com', 'Bob')).status).toBe(201)
+    expect((await send(first, 'first-mail-api-key', 'ada@example.com', 'Ada')).status).toBe(201)
+    expect((await send(first, 'second-mail-api-key', 'bob@example.com', 'Bob')).status).toBe(201)
     await first.stop()
     const server = await startServer({ DATA_DIR: dataDir, ...keys })
-    expect(await seenBy(server, 'key-one', '/maillog')).toEqual(['Ada'])
-    expect(await seenBy(server, 'key-two', '/maillog')).toEqual(['Bob'])
-    expect(await seenBy(server, 'ops-key', '/maillog')).toEqual(['Bob', 'Ada', 'Old'])
-    expect(await seenBy(server, 'key-two', '/outbox')).toEqual(['bob@example.com'])
-    expect(await seenBy(server, 'ops-key', '/outbox')).toEqual([
+    expect(await seenBy(server, 'first-mail-api-key', '/maillog')).toEqual(['Ada'])
+    expect(await seenBy(server, 'second-mail-api-key', '/maillog')).toEqual(['Bob'])
+    expect(await seenBy(server, 'operator-mail-api-key', '/maillog')).toEqual(['Bob', 'Ada', 'Old'])
+    expect(await seenBy(server, 'second-mail-api-key', '/outbox')).toEqual(['bob@example.com'])
+    expect(await seenBy(server, 'operator-mail-api-key', '/outbox')).toEqual([
       'bob@example.com',
       'ada@example.com',
     ])
@@ -59,32 +62,35 @@ describe('node dist/server.js with several API keys', () => {
     await server.stop()
     const stored = await readFile(join(dataDir, 'mail-service.mdb'))
     expect(stored.includes('bob@example.com')).toBe(true)
-    expect(stored.includes('key-one')).toBe(false)
-    expect(stored.includes('key-two')).toBe(false)
+    expect(stored.includes('first-mail-api-key')).toBe(false)
+    expect(stored.includes('second-mail-api-key')).toBe(false)
   })
 
   it('counts one inbox once, whatever the case or +tag of its address', async () => {
     const server = await startServer({ DATA_DIR: dataDir, ...keys })
     for (let n = 0; n < 3; n++) {
-      expect((await send(server, 'key-one', 'victim@gmail.com')).status).toBe(201)
+      expect((await send(server, 'first-mail-api-key', 'victim@gmail.com')).status).toBe(201)
     }
     for (const email of ['Victim@gmail.com', 'VICTIM@gmail.com', 'victim+1@gmail.com']) {
-      expect([email, (await send(server, 'key-two', email)).status]).toEqual([email, 429])
+      expect([email, (await send(server, 'second-mail-api-key', email)).status]).toEqual([
+        email,
+        429,
+      ])
     }
-    expect((await send(server, 'key-two', 'v.ictim@gmail.com')).status).toBe(201)
+    expect((await send(server, 'second-mail-api-key', 'v.ictim@gmail.com')).status).toBe(201)
   })
 
   it('refuses to start with an admin key that is not one of API_KEYS, and never prints it', async () => {
     const { code, output } = await failedStart({
       DATA_DIR: dataDir,
-      API_KEYS: 'key-one',
-      ADMIN_API_KEYS: 'ops-secret-key',
+      API_KEYS: 'first-mail-api-key',
+      ADMIN_API_KEYS: 'operator-secret-api-key',
     })
     expect(code).toBe(1)
     expect(output).toContain(
       'ADMIN_API_KEYS (value not shown): each key must also be one of API_KEYS; key 1 of 1 is not',
     )
-    expect(output).not.toContain('ops-secret-key')
+    expect(output).not.toContain('operator-secret-api-key')
   })
 })
 

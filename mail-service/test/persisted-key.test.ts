@@ -57,7 +57,7 @@ describe('node dist/server.js without API_KEYS', () => {
   })
 
   it('writes nothing when API_KEYS is set', async () => {
-    const server = await startServer({ DATA_DIR: dataDir, API_KEYS: 'fixed-key' })
+    const server = await startServer({ DATA_DIR: dataDir, API_KEYS: 'fixed-mail-api-key' })
     expect(server.output).not.toContain('x-apikey:')
     await expect(stat(keyFile())).rejects.toThrow('ENOENT')
   })

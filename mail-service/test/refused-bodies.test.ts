@@ -14,7 +14,7 @@ let server: BuiltEntry
 beforeAll(async () => {
   ensureBuilt()
   dataDir = await mkdtemp(join(tmpdir(), 'mail-service-bodies-'))
-  server = await startServer({ DATA_DIR: dataDir, API_KEYS: 'right-key' })
+  server = await startServer({ DATA_DIR: dataDir, API_KEYS: 'right-mail-api-key' })
 })
 afterAll(async () => {
   await killBuiltEntries()
@@ -23,8 +23,8 @@ afterAll(async () => {
 
 describe('a body refused before it is read', () => {
   it.each([
-    [413, ['x-apikey: right-key', 'content-type: application/json']],
-    [415, ['x-apikey: right-key', 'content-type: text/plain']],
+    [413, ['x-apikey: right-mail-api-key', 'content-type: application/json']],
+    [415, ['x-apikey: right-mail-api-key', 'content-type: text/plain']],
     [401, ['x-apikey: wrong-key', 'content-type: application/json']],
   ])('answered %i closes the connection instead of reading 100 MB', async (status, headers) => {
     const declared = [...headers, `content-length: ${hundredMegabytes}`]

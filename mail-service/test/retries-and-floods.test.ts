@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { ensureBuilt, startServer } from './support/run-server.js'
 
 const queued = '{"id":"<20260101120000.1@mg.example.com>","message":"Queued. Thank you."}'
-const key = 'flood-test-key'
+const key = 'flood-test-api-key'
 let mailgun: MailgunStandIn
 let dataDir: string
 

@@ -88,7 +88,7 @@ describe("the app's error log", () => {
       mailLog: new MemoryMailLog(),
       idempotency: new MemoryIdempotencyStore(),
       counter: new MemorySendCounter(),
-      apiKeys: ['k'],
+      apiKeys: ['secrets-test-api-key'],
       corsOrigins: ['*'],
       template: { from: 'a@example.com', subject: 'Hi', text: 'Hello {name}' },
       log: () => {},
@@ -96,7 +96,7 @@ describe("the app's error log", () => {
     })
     const response = await app.request('/sendmail', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-apikey': 'k' },
+      headers: { 'content-type': 'application/json', 'x-apikey': 'secrets-test-api-key' },
       body: JSON.stringify({ email: 'ada@example.com', name: 'Ada' }),
     })
     expect(response.status).toBe(500)

@@ -58,9 +58,14 @@ describe('node dist/server.js', () => {
     expect((await first.exited).code).toBe(0)
 
     // The records are the made key's: the operator's own key, made an admin key, lists them.
-    const second = await start({ API_KEYS: 'fixed-key', ADMIN_API_KEYS: 'fixed-key' })
+    const second = await start({
+      API_KEYS: 'fixed-mail-api-key',
+      ADMIN_API_KEYS: 'fixed-mail-api-key',
+    })
     expect(second.output).not.toContain('x-apikey:')
-    const log = await fetch(`${second.url}/maillog`, { headers: { 'x-apikey': 'fixed-key' } })
+    const log = await fetch(`${second.url}/maillog`, {
+      headers: { 'x-apikey': 'fixed-mail-api-key' },
+    })
     expect(await log.json()).toEqual([
       {
         email: 'ada@example.com',
@@ -82,12 +87,15 @@ describe('node dist/server.js', () => {
       delayMs: 500,
     }
     const server = await start({
-      API_KEYS: 'k',
+      API_KEYS: 'server-test-api-key',
       MAIL_APIKEY: 'key-secret-e2e',
       MAIL_DOMAIN: 'mg.example.com',
       MAIL_API_URL: mailgun.baseUrl,
     })
-    const pending = post(server.url, 'k', { email: 'ada@example.com', name: 'Ada' })
+    const pending = post(server.url, 'server-test-api-key', {
+      email: 'ada@example.com',
+      name: 'Ada',
+    })
     while (mailgun.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
     server.kill('SIGTERM')
     const response = await pending
@@ -101,14 +109,15 @@ describe('node dist/server.js', () => {
   it('logs to a Deta-Base-compatible host given by DETA_BASE_HOST', async () => {
     const deta = await DetaBaseStandIn.start()
     const server = await start({
-      API_KEYS: 'k',
+      API_KEYS: 'server-test-api-key',
       DETA_PROJECT_KEY: 'e2e0_projectsecret',
       DETA_BASE_HOST: deta.host,
     })
     expect(server.output).toContain(`state: Deta Base at ${deta.host}`)
-    expect((await post(server.url, 'k', { email: 'ada@example.com', name: 'Ada' })).status).toBe(
-      201,
-    )
+    expect(
+      (await post(server.url, 'server-test-api-key', { email: 'ada@example.com', name: 'Ada' }))
+        .status,
+    ).toBe(201)
     expect(deta.items('maillog')).toEqual([
       expect.objectContaining({ email: 'ada@example.com', name: 'Ada', key: expect.any(String) }),
     ])
@@ -118,13 +127,13 @@ describe('node dist/server.js', () => {
   })
 
   it('cuts off a chunked body over 16 KiB with 413', async () => {
-    const server = await start({ API_KEYS: 'k' })
+    const server = await start({ API_KEYS: 'server-test-api-key' })
     const status = await new Promise<number | undefined>((resolve, reject) => {
       const req = request(`${server.url}/sendmail`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          'x-apikey': 'k',
+          'x-apikey': 'server-test-api-key',
           'transfer-encoding': 'chunked',
         },
       })
@@ -138,7 +147,7 @@ describe('node dist/server.js', () => {
   })
 
   it('answers Expect: 100-continue with a wrong key by the 401 alone, a right one by 100 first', async () => {
-    const service = await start({ API_KEYS: 'right-key' })
+    const service = await start({ API_KEYS: 'right-mail-api-key' })
     const body = JSON.stringify({ email: 'ada@example.com', name: 'Ada' })
     const head = (key: string) =>
       rawRequest('POST', '/sendmail', {
@@ -153,7 +162,7 @@ describe('node dist/server.js', () => {
     expect((await wrong.answer())?.status).toBe(401)
     wrong.destroy()
     const right = await RawConnection.open(service.url)
-    await right.send(head('right-key'))
+    await right.send(head('right-mail-api-key'))
     expect((await right.answer())?.status).toBe(100)
     await right.send(body)
     expect((await right.answer())?.status).toBe(201)
@@ -161,7 +170,7 @@ describe('node dist/server.js', () => {
   })
 
   it('says plainly when its port is taken, and exits 1', async () => {
-    const first = await start({ API_KEYS: 'k' })
+    const first = await start({ API_KEYS: 'server-test-api-key' })
     const port = new URL(first.url).port
     const { code, output } = await failedStart({ DATA_DIR: join(dataDir, 'other'), PORT: port })
     expect(code).toBe(1)

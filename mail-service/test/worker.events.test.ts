@@ -64,7 +64,7 @@ describe('the Worker and Mailgun events', () => {
     expect((await post(worker, stale)).status).toBe(406)
 
     const record = await worker.dispatchFetch(`http://worker.test${location}`, {
-      headers: { 'x-apikey': 'worker-key' },
+      headers: { 'x-apikey': 'worker-mail-api-key' },
     })
     expect(await record.json()).toMatchObject({
       status: 'failed',

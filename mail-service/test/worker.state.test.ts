@@ -45,7 +45,7 @@ function started(settings: Record<string, string>, persist: string): Promise<Min
 
 const listOf = async (instance: Miniflare, path: string) => {
   const response = await instance.dispatchFetch(`http://worker.test${path}`, {
-    headers: { 'x-apikey': 'worker-key' },
+    headers: { 'x-apikey': 'worker-mail-api-key' },
   })
   expect(response.status).toBe(200)
   return (await response.json()) as Record<string, unknown>[]
@@ -88,7 +88,7 @@ describe('the Worker without a Deta Base: every kind of state in the object', ()
 
   it('keeps the outbox in the object too, across a restart', async () => {
     const persist = await stateFolder()
-    const outboxMode = { API_KEYS: 'worker-key', MAIL_TRANSPORT: 'outbox' }
+    const outboxMode = { API_KEYS: 'worker-mail-api-key', MAIL_TRANSPORT: 'outbox' }
     const first = await started(outboxMode, persist)
     expect((await sendTo(first, ada)).status).toBe(201)
     await first.dispose()

@@ -26,7 +26,7 @@ describe("the mail Worker's docs, as static assets", () => {
   beforeAll(async () => {
     ensureBuilt()
     dataDir = await mkdtemp(join(tmpdir(), 'mail-static-assets-'))
-    node = await startServer({ DATA_DIR: dataDir, API_KEYS: 'node-key' })
+    node = await startServer({ DATA_DIR: dataDir, API_KEYS: 'node-mail-api-key' })
     mf = await warmedUp(worker(bindings, { onOutput: (text) => (output += text) }))
   })
   afterAll(async () => {

@@ -108,7 +108,7 @@ describe('the Worker bundle under Miniflare', () => {
     await warmedUp(unreachable)
     const response = await unreachable.dispatchFetch('http://worker.test/sendmail', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-apikey': 'worker-key' },
+      headers: { 'content-type': 'application/json', 'x-apikey': 'worker-mail-api-key' },
       body: JSON.stringify(ada),
     })
     expect(response.status).toBe(502)
@@ -206,7 +206,7 @@ describe('the Worker without API_KEYS', () => {
   it('serves nothing, whatever key is sent: it must never run open', async () => {
     const { API_KEYS: _, ...rest } = bindings
     const unkeyed = workerForThisTest(rest)
-    for (const key of ['worker-key', '', 'anything']) {
+    for (const key of ['worker-mail-api-key', '', 'anything']) {
       const response = await unkeyed.dispatchFetch('http://worker.test/sendmail', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-apikey': key },

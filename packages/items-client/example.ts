@@ -4,7 +4,7 @@ import { createItemsClient, ItemsApiError } from '@movies-and-mail/items-client'
 // on every answer. The key matters only when the service has ITEMS_APIKEY set; it goes with
 // writes only.
 const items = createItemsClient<{ year: number }>('http://localhost:4000', {
-  apiKey: 'my-items-key',
+  apiKey: 'my-items-api-key-1',
 })
 
 await items.create({

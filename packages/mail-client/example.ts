@@ -1,7 +1,7 @@
 import { createMailClient, type Fetch, MailApiError } from '@movies-and-mail/mail-client'
 
 const service = 'http://localhost:4001'
-const mail = createMailClient(service, { apiKey: 'my-key' })
+const mail = createMailClient(service, { apiKey: 'my-mail-api-key-1' })
 
 // Every send carries an Idempotency-Key, a new one unless you give yours: the service sends a
 // key's mail once, however often it is asked.
@@ -19,7 +19,7 @@ const lossy: Fetch = async (url, init) => {
   await response.body?.cancel()
   throw new TypeError('fetch failed: the answer was lost')
 }
-const retrying = createMailClient(service, { apiKey: 'my-key', fetch: lossy })
+const retrying = createMailClient(service, { apiKey: 'my-mail-api-key-1', fetch: lossy })
 const grace = { email: 'grace@example.com', name: 'Grace' }
 const once = await retrying.send(grace, { idempotencyKey: 'signup-4711' })
 console.log('sent once:', once.message, `(${answers} answers, the first lost)`)

@@ -5,7 +5,7 @@ import { jsonText as json } from './consumer-project.js'
 
 /** What the example calls; the tests point it at a live service started with its key. */
 const exampleUrl = 'http://localhost:4000'
-export const exampleKey = 'my-items-key'
+export const exampleKey = 'my-items-api-key-1'
 
 /** What the example prints against a fresh service, line by line. */
 export const exampleOutput = [

@@ -9,7 +9,7 @@ import {
 } from '../../../packages/items-client/src/index.js'
 import { movies, useTestApp } from '../../test/support/test-app.js'
 
-const apiKey = 'client-test-key'
+const apiKey = 'client-test-api-key'
 
 /** What a call rejected with, for the assertions. */
 const refusal = (promise: Promise<unknown>) =>

@@ -2,7 +2,7 @@ import { rawRequest, type WireCase, wranglerExitsOnCutBodies } from '@movies-and
 import { refusedOnCreate, refusedOnUpdate } from './refused-item-bodies.js'
 
 /** The key the service under test is given (ITEMS_APIKEY). */
-export const apiKey = 'right-key'
+export const apiKey = 'right-items-api-key'
 /** The items there before the corpus: the writes' target, and an id to collide with. */
 export const seeds = [
   { id: 'tt-seed', name: 'Seed', genre: 'Drama' },

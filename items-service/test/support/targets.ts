@@ -64,7 +64,7 @@ export const targets: readonly Target[] = [nodeTarget, workerTarget]
 
 /**
  * For a `describe` block: `target` started with `settings` before its tests, stopped after them.
- * @example const service = useRunning(target, { ITEMS_APIKEY: 'key' }); await service().request('/items')
+ * @example const service = useRunning(target, { ITEMS_APIKEY: 'an-items-api-key' }); await service().request('/items')
  */
 export function useRunning(target: Target, settings: Record<string, string>): () => RunningService {
   let running: RunningService | undefined

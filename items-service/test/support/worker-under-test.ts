@@ -128,6 +128,19 @@ export class WorkerUnderTest {
     return response as unknown as Response
   }
 
+  /**
+   * Whether every one of `paths` answers as a Worker whose settings do not parse: 503 and the
+   * one message that tells a client no more (the log says which setting).
+   */
+  async refusesAsMisconfigured(paths: string[]): Promise<boolean> {
+    const misconfigured = '{"error":"the service is misconfigured; its log says which setting"}'
+    for (const path of paths) {
+      const response = await this.request(path)
+      if (response.status !== 503 || (await response.text()) !== misconfigured) return false
+    }
+    return true
+  }
+
   async restart(): Promise<void> {
     await this.#dispose()
     this.#mf = new Miniflare(this.#options)

@@ -5,13 +5,13 @@ import { keyDigest, recordReader } from './key-owner.js'
 
 describe('keyDigest', () => {
   it('is the first 16 bytes of the SHA-256 of the key, in hex', async () => {
-    const sha256 = createHash('sha256').update('my-key').digest('hex')
-    expect(await keyDigest('my-key')).toBe(sha256.slice(0, 32))
+    const sha256 = createHash('sha256').update('my-mail-api-key-1').digest('hex')
+    expect(await keyDigest('my-mail-api-key-1')).toBe(sha256.slice(0, 32))
   })
 
   it("is what the key's rate limit counts under: one digest for one key", async () => {
     const limit = { count: 1, windowMs: 1_000 }
-    const digest = await keyDigest('my-key')
+    const digest = await keyDigest('my-mail-api-key-1')
     const buckets = bucketsFor(
       { email: 'a@b.c', keyDigest: digest },
       { perRecipient: null, perKey: limit },
@@ -22,12 +22,16 @@ describe('keyDigest', () => {
 
 describe('recordReader', () => {
   it('gives a key its own records: those filed under its digest', async () => {
-    const readerOf = recordReader(['ops-key'])
+    const readerOf = recordReader(['operator-mail-api-key'])
     expect(await readerOf('key-one')).toEqual({ owner: await keyDigest('key-one') })
   })
 
   it('gives an admin key every record', async () => {
-    expect(await recordReader(['ops-key', 'other-ops'])('other-ops')).toEqual({ owner: undefined })
+    expect(
+      await recordReader(['operator-mail-api-key', 'other-operator-api-key'])(
+        'other-operator-api-key',
+      ),
+    ).toEqual({ owner: undefined })
   })
 
   it('gives no key every record when there is no admin key', async () => {

@@ -4,7 +4,7 @@ const encoder = new TextEncoder()
  * What a store keeps of an API key: the first 16 bytes of its SHA-256 as 32 hex digits. The
  * rate limit counts a key under it (`key:<digest>`) and every record a key makes is filed under
  * it as the record's owner; the key itself is never stored.
- * @example await keyDigest('my-key') // 32 hex digits
+ * @example await keyDigest('my-mail-api-key-1') // 32 hex digits
  */
 export async function keyDigest(apiKey: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', encoder.encode(apiKey))

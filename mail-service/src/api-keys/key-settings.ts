@@ -1,9 +1,29 @@
-import { commaList, SettingsError, withDefault } from '@movies-and-mail/http-kit/settings'
+import {
+  commaList,
+  isTooShortKey,
+  SettingsError,
+  tooShortKeyMessage,
+  withDefault,
+} from '@movies-and-mail/http-kit/settings'
 import * as z from 'zod/mini'
 
 const noSpaceOrControl = /^[^\s\p{Cc}]+$/u
 
-/** API_KEYS and ADMIN_API_KEYS: a comma list of keys, none with a space or a control character. */
+/** What a list with a key too short is told: which keys, by place, and never a key. */
+function tooShortKeysMessage(keys: string[]): string {
+  if (keys.length === 1) return tooShortKeyMessage
+  const short = keys.flatMap((key, index) => (isTooShortKey(key) ? [index + 1] : []))
+  const which =
+    short.length === 1
+      ? `key ${short[0]} of ${keys.length} is shorter`
+      : `keys ${short.join(', ')} of ${keys.length} are shorter`
+  return `each key ${tooShortKeyMessage}; ${which}`
+}
+
+/**
+ * API_KEYS and ADMIN_API_KEYS: a comma list of keys, none with a space or a control character,
+ * each of at least 16 characters (`minKeyLength` in http-kit's settings says why).
+ */
 export function keyList() {
   return withDefault(
     commaList().check(
@@ -11,6 +31,11 @@ export function keyList() {
         (keys: string[]) => keys.every((key) => noSpaceOrControl.test(key)),
         'keys may not hold spaces',
       ),
+      z.check((check: z.core.ParsePayload<string[]>) => {
+        if (!check.value.some(isTooShortKey)) return
+        const message = tooShortKeysMessage(check.value)
+        check.issues.push({ code: 'custom', message, input: check.value })
+      }),
     ),
     [],
   )

@@ -9,8 +9,8 @@ import {
 import { describe, expect, it } from 'vitest'
 import { apiKey, appPerTest, postEvent, sendMail, testApp } from '../../test/support/test-app.js'
 
-const otherKey = 'other-key-5Tz'
-const adminKey = 'admin-key-2Qx'
+const otherKey = 'other-mail-key-5Tz'
+const adminKey = 'admin-mail-key-2Qx'
 const { mailgun, t } = appPerTest({
   apiKeys: [apiKey, otherKey, adminKey],
   adminApiKeys: [adminKey],

@@ -4,8 +4,8 @@ import { apiKey, sendMail, type TestApp, testApp } from '../../test/support/test
 import { OutboxMailer, type OutboxMessage } from '../mailer/outbox-mailer.js'
 
 // `apiKey` and `second-key` are two callers; `admin-key` is the operator's (ADMIN_API_KEYS).
-const second = 'second-key'
-const admin = 'admin-key'
+const second = 'second-mail-api-key'
+const admin = 'admin-mail-api-key'
 
 let t: TestApp
 /** The outbox's store, to put in a message of the release before owners, as it left them. */

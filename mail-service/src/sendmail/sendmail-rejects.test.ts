@@ -16,7 +16,7 @@ describe('POST /sendmail refuses, before the provider is called,', () => {
   it.each([
     ['no x-apikey', {}],
     ['a wrong x-apikey', { 'x-apikey': 'guess' }],
-    ['a key that only starts like the right one', { 'x-apikey': 'test-key' }],
+    ['a key that only starts like the right one', { 'x-apikey': 'mail-test-key' }],
   ])('a call with %s: 401 Unauthorized', async (_, headers) => {
     const response = await t.app.request('/sendmail', {
       method: 'POST',
@@ -86,7 +86,7 @@ describe('POST /sendmail refuses, before the provider is called,', () => {
     })
     const response = await t.app.request('/sendmail', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-apikey': 'test-key-7Hq2' },
+      headers: { 'content-type': 'application/json', 'x-apikey': 'mail-test-key-7Hq2' },
       body,
       duplex: 'half',
     } as RequestInit)

@@ -76,26 +76,36 @@ describe('POST /sendmail with an Idempotency-Key', () => {
   })
 
   it('keeps one caller\u2019s keys apart from another\u2019s', async () => {
-    const other = await testApp({ mailgunUrl: mailgun.baseUrl, apiKeys: [apiKey, 'second-key'] })
+    const other = await testApp({
+      mailgunUrl: mailgun.baseUrl,
+      apiKeys: [apiKey, 'second-mail-api-key'],
+    })
     await sendMail(other.app, ada, withKey('k'))
-    const second = await sendMail(other.app, ada, { ...withKey('k'), 'x-apikey': 'second-key' })
+    const second = await sendMail(other.app, ada, {
+      ...withKey('k'),
+      'x-apikey': 'second-mail-api-key',
+    })
     expect(second.headers.get('idempotent-replayed')).toBeNull()
     expect(mailgun.requests).toHaveLength(2)
     await other.cleanup()
   })
 
   it("answers another API key's use of the same Idempotency-Key as a request of its own", async () => {
-    const outbox = await testApp({ apiKeys: [apiKey, 'second-key', 'third-key'] })
+    const outbox = await testApp({ apiKeys: [apiKey, 'second-mail-api-key', 'third-mail-api-key'] })
     const as = (key: string) => ({ ...withKey('k'), 'x-apikey': key })
     const first = await sendMail(outbox.app, ada, withKey('k'))
-    const sameBody = await sendMail(outbox.app, ada, as('second-key'))
-    const otherBody = await sendMail(outbox.app, { ...ada, name: 'Ada King' }, as('third-key'))
+    const sameBody = await sendMail(outbox.app, ada, as('second-mail-api-key'))
+    const otherBody = await sendMail(
+      outbox.app,
+      { ...ada, name: 'Ada King' },
+      as('third-mail-api-key'),
+    )
     expect([first.status, sameBody.status, otherBody.status]).toEqual([201, 201, 201])
     expect(sameBody.headers.get('idempotent-replayed')).toBeNull()
     const [mine, theirs] = [(await first.json()).id, (await sameBody.json()).id]
     expect(theirs).not.toBe(mine)
     // The second key's own repeat is its own first response again, never the first key's.
-    const repeat = await sendMail(outbox.app, ada, as('second-key'))
+    const repeat = await sendMail(outbox.app, ada, as('second-mail-api-key'))
     expect(repeat.headers.get('idempotent-replayed')).toBe('true')
     expect((await repeat.json()).id).toBe(theirs)
     await outbox.cleanup()

@@ -7,7 +7,7 @@ const delivered = () => mailgun.requests.map((request) => request.fields[1]?.[1]
 
 const { mailgun, t } = appPerTest({
   reply: () => ({ status: 200, body: queued }),
-  apiKeys: [apiKey, 'other-key'],
+  apiKeys: [apiKey, 'other-mail-api-key'],
   rateLimits: {
     perRecipient: { count: 3, windowMs: 3_600_000 },
     perKey: { count: 5, windowMs: 60_000 },
@@ -100,7 +100,9 @@ describe('rate limits on POST /sendmail', () => {
     expect((await sixth.json()).error).toMatch(
       /^too many sends for this API key; try again in \d+ s$/,
     )
-    const otherKey = await sendMail(t.app, to('reader6@example.com'), { 'x-apikey': 'other-key' })
+    const otherKey = await sendMail(t.app, to('reader6@example.com'), {
+      'x-apikey': 'other-mail-api-key',
+    })
     expect(otherKey.status).toBe(201)
   })
 

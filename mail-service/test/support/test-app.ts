@@ -19,7 +19,7 @@ import { MemoryIdempotencyStore } from './memory-stores/memory-idempotency-store
 import { MemoryMailLog } from './memory-stores/memory-mail-log.js'
 import { MemorySendCounter } from './memory-stores/memory-send-counter.js'
 
-export const apiKey = 'test-key-7Hq2'
+export const apiKey = 'mail-test-key-7Hq2'
 /** A Mailgun key distinctive enough to search every response and log line for. */
 export const mailgunSecret = 'key-NEVER-SHOW-ME-5f3c9a1b'
 export const template = {

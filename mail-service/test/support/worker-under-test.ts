@@ -102,7 +102,7 @@ export function holdMailgunResponse(): () => void {
 }
 
 export const bindings = {
-  API_KEYS: 'worker-key',
+  API_KEYS: 'worker-mail-api-key',
   MAIL_APIKEY: mailgunKey,
   MAIL_DOMAIN: 'mg.example.com',
   MAIL_REGION: 'eu',
@@ -117,7 +117,7 @@ export const bindings = {
 export const sendTo = (instance: Miniflare, body: unknown, headers: Record<string, string> = {}) =>
   instance.dispatchFetch('http://worker.test/sendmail', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-apikey': 'worker-key', ...headers },
+    headers: { 'content-type': 'application/json', 'x-apikey': 'worker-mail-api-key', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
 

@@ -28,9 +28,9 @@ const post = (app: ApiApp, headers: Record<string, string> = {}) =>
 
 describe('the API-key guard', () => {
   it('admits any of the configured keys and nothing else', async () => {
-    const app = guardedApp(['first-key', 'second-key'])
-    expect((await post(app, { 'x-apikey': 'first-key' })).status).toBe(200)
-    expect((await post(app, { 'x-apikey': 'second-key' })).status).toBe(200)
+    const app = guardedApp(['first-api-key-of-test', 'second-api-key-of-test'])
+    expect((await post(app, { 'x-apikey': 'first-api-key-of-test' })).status).toBe(200)
+    expect((await post(app, { 'x-apikey': 'second-api-key-of-test' })).status).toBe(200)
     for (const wrong of ['', 'first', 'first-key2', 'FIRST-KEY', 'first-key,second-key']) {
       const refused = await post(app, { 'x-apikey': wrong })
       expect(refused.status).toBe(401)

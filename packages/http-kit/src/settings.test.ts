@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as z from 'zod/mini'
 import { serviceSettings, serviceSettingsOf } from './service-settings.js'
 import {
+  apiKey,
   commaList,
   defineSettings,
   httpUrl,
@@ -48,9 +49,11 @@ function read(schema: z.ZodMiniType, value: string): unknown {
 describe('defineSettings', () => {
   it('gives every setting its default and maps the names to the settings object', () => {
     expect(settings.parse({})).toEqual({ port: 4000, timeoutMs: 5_000 })
-    expect(settings.parse({ PORT: '8080', API_KEY: 'k3y', TIMEOUT_MS: '250' })).toEqual({
+    expect(
+      settings.parse({ PORT: '8080', API_KEY: 'k3y-of-the-settings', TIMEOUT_MS: '250' }),
+    ).toEqual({
       port: 8080,
-      apiKey: 'k3y',
+      apiKey: 'k3y-of-the-settings',
       timeoutMs: 250,
     })
   })
@@ -93,10 +96,9 @@ describe('defineSettings', () => {
   })
 
   it('lists the secrets of an environment: keys, and the passwords of URLs', () => {
-    expect(settings.secrets({ API_KEY: ' k3y ', DATABASE_URL: 'mongodb://ada:pw@db/' })).toEqual([
-      'pw',
-      'k3y',
-    ])
+    expect(
+      settings.secrets({ API_KEY: ' k3y-of-the-settings ', DATABASE_URL: 'mongodb://ada:pw@db/' }),
+    ).toEqual(['pw', 'k3y-of-the-settings'])
     expect(settings.secrets({})).toEqual([])
   })
 })
@@ -201,6 +203,21 @@ describe('httpUrl', () => {
     expect(read(httpUrl(), 'ftp://relay:hunter2@mail.example')).toBe(
       'SETTING="ftp://relay:***@mail.example": must be an http(s) URL',
     )
+  })
+})
+
+describe('apiKey', () => {
+  it('takes a key of 16 characters or more, trimmed', () => {
+    expect(read(apiKey(), ' a-key-of-16-char ')).toBe('a-key-of-16-char')
+  })
+
+  it('refuses a shorter one, counting characters rather than UTF-16 units', () => {
+    const reader = defineSettings({ KEY: apiKey() }, { keys: ['KEY'], toSettings: (env) => env })
+    for (const key of ['mail', 'a-key-of-15-chr', '🔑'.repeat(15)]) {
+      expect(() => reader.parse({ KEY: key })).toThrow(
+        /^invalid settings:\n {2}KEY \(value not shown\): must be at least 16 characters long, so that it cannot be guessed$/,
+      )
+    }
   })
 })
 

@@ -46,6 +46,24 @@ export function text() {
     .check(z.trim(), z.minLength(1, failing('must not be blank')))
 }
 
+/**
+ * The fewest characters an API key may have. A key must not be guessable: 16 is past the 15
+ * NIST asks of a password that is the only factor (SP 800-63B-4), and 16 random characters hold
+ * far more than the 64 bits OWASP asks of a session id.
+ */
+export const minKeyLength = 16
+
+/** Whether `key` has fewer than `minKeyLength` characters (code points, as a person counts). */
+export const isTooShortKey = (key: string): boolean => [...key].length < minKeyLength
+
+/** What a setting is told whose key is too short; the key itself is never shown. */
+export const tooShortKeyMessage = `must be at least ${minKeyLength} characters long, so that it cannot be guessed`
+
+/** An API key a client sends: text of at least `minKeyLength` characters. */
+export function apiKey() {
+  return text().check(z.refine((key: string) => !isTooShortKey(key), failing(tooShortKeyMessage)))
+}
+
 /** A TCP port; 0 asks the system for a free one. */
 export function port() {
   return wholeNumber(0, 65_535, 'must be a whole number from 0 to 65535')

@@ -14,7 +14,7 @@ describe('subscribe', () => {
     const feed = new FeedStandIn()
     const client = createItemsClient('http://api.test/', {
       fetch: feed.fetch,
-      apiKey: 'k1',
+      apiKey: 'items-client-key-1',
       headers: { 'x-request-id': 'trace-1' },
     })
     const subscription = client.subscribe(() => {})

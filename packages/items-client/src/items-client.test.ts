@@ -32,7 +32,7 @@ describe('createItemsClient', () => {
     const { fetch, sent } = recordingFetch()
     const items = createItemsClient('http://api.test', {
       fetch,
-      apiKey: 'k1',
+      apiKey: 'items-client-key-1',
       headers: { 'x-request-id': 'trace-1' },
     })
     await items.list()
@@ -40,8 +40,12 @@ describe('createItemsClient', () => {
     await items.remove('tt0111161')
     expect(sent.map(({ headers }) => headers)).toEqual([
       { 'x-request-id': 'trace-1' },
-      { 'x-request-id': 'trace-1', 'x-apikey': 'k1', 'content-type': 'application/json' },
-      { 'x-request-id': 'trace-1', 'x-apikey': 'k1' },
+      {
+        'x-request-id': 'trace-1',
+        'x-apikey': 'items-client-key-1',
+        'content-type': 'application/json',
+      },
+      { 'x-request-id': 'trace-1', 'x-apikey': 'items-client-key-1' },
     ])
   })
 
@@ -69,17 +73,22 @@ describe('createItemsClient', () => {
     const { fetch, sent } = recordingFetch()
     const items = createItemsClient('http://api.test', {
       fetch,
-      apiKey: 'k1',
+      apiKey: 'items-client-key-1',
       headers: { 'x-request-id': 'trace-1', 'accept-language': 'fr' },
     })
     await items.list({}, { headers: { 'x-request-id': 'trace-2' } })
     await items.get('tt1', { headers: new Headers({ 'x-tenant': 'a' }) })
-    await items.remove('tt1', { headers: [['x-apikey', 'not-this-one']], ifMatch: '*' })
+    await items.remove('tt1', { headers: [['x-apikey', 'not-this-items-api-key']], ifMatch: '*' })
     await items.list()
     expect(sent.map(({ headers }) => headers)).toEqual([
       { 'x-request-id': 'trace-2', 'accept-language': 'fr' },
       { 'x-request-id': 'trace-1', 'accept-language': 'fr', 'x-tenant': 'a' },
-      { 'x-request-id': 'trace-1', 'accept-language': 'fr', 'x-apikey': 'k1', 'if-match': '*' },
+      {
+        'x-request-id': 'trace-1',
+        'accept-language': 'fr',
+        'x-apikey': 'items-client-key-1',
+        'if-match': '*',
+      },
       { 'x-request-id': 'trace-1', 'accept-language': 'fr' },
     ])
   })

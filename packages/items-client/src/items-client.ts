@@ -39,7 +39,7 @@ type Sent = WriteOptions & { body?: unknown }
  * @param options `apiKey` or a user's `token` for the writes, a `fetch` of your own, `headers` for every request,
  * `cache: false` for no conditional reads
  * @example
- * const items = createItemsClient<{ year: number }>('http://localhost:4000', { apiKey: 'key' })
+ * const items = createItemsClient<{ year: number }>('http://localhost:4000', { apiKey: 'my-items-api-key-1' })
  * await items.create({ id: 'tt0111161', name: 'The Shawshank Redemption', genre: 'Drama' })
  * const { item, etag } = await items.read('tt0111161') // Item: { _id, id, name, genre, year? }
  * await items.update('tt0111161', { year: 1994 }, { ifMatch: etag })

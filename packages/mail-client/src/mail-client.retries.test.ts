@@ -17,7 +17,10 @@ afterEach(() => {
 function service(...faults: SendmailStandIn['faults']) {
   const api = new SendmailStandIn()
   api.faults.push(...faults)
-  const mail = createMailClient('http://mail.test', { apiKey: 'k1', fetch: api.fetch })
+  const mail = createMailClient('http://mail.test', {
+    apiKey: 'mail-client-key-1',
+    fetch: api.fetch,
+  })
   /** A send, run to its end on the fake clock: resolves to its answer or its error. */
   const send = async (options?: SendOptions): Promise<{ answer?: unknown; error?: unknown }> => {
     const outcome = mail.send(ada, options).then(
@@ -87,7 +90,7 @@ describe('send, retried with one Idempotency-Key', () => {
     let firstSignal: AbortSignal | undefined
     const fetch = api.fetch
     const timed = createMailClient('http://mail.test', {
-      apiKey: 'k1',
+      apiKey: 'mail-client-key-1',
       attemptTimeoutMs: 5000,
       fetch: (url, init) => {
         firstSignal ??= init.signal ?? undefined
@@ -157,7 +160,7 @@ describe('the bounds of the retries', () => {
     const api = new SendmailStandIn()
     api.faults.push(...Array(20).fill(unavailable))
     const mail = createMailClient('http://mail.test', {
-      apiKey: 'k',
+      apiKey: 'mail-client-key-0',
       fetch: api.fetch,
       maxAttempts: 3,
     })

@@ -24,7 +24,7 @@ describe('send', () => {
   it('posts the mail as JSON with the key, an Idempotency-Key and the given headers', async () => {
     const api = new SendmailStandIn()
     const mail = createMailClient('http://mail.test/api/', {
-      apiKey: 'k1',
+      apiKey: 'mail-client-key-1',
       fetch: api.fetch,
       headers: { 'x-request-id': 'trace-1', 'user-agent': 'my-app' },
     })
@@ -38,7 +38,7 @@ describe('send', () => {
           'content-type': 'application/json',
           'idempotency-key': 'k-1',
           'user-agent': 'my-app',
-          'x-apikey': 'k1',
+          'x-apikey': 'mail-client-key-1',
           'x-request-id': 'trace-2',
         },
         body: ada,
@@ -49,7 +49,10 @@ describe('send', () => {
   it('resolves to the provider’s answer as it came', async () => {
     const answer = { id: '<1@mg.example.com>', message: 'Queued. Thank you.', extra: [1] }
     const api = answering(() => Response.json(answer, { status: 201 }))
-    const mail = createMailClient('http://mail.test', { apiKey: 'k1', fetch: api.fetch })
+    const mail = createMailClient('http://mail.test', {
+      apiKey: 'mail-client-key-1',
+      fetch: api.fetch,
+    })
     await expect(mail.send(ada)).resolves.toEqual(answer)
   })
 
@@ -61,7 +64,10 @@ describe('send', () => {
       ],
     }
     const api = answering(() => Response.json(body, { status: 400 }))
-    const mail = createMailClient('http://mail.test', { apiKey: 'k1', fetch: api.fetch })
+    const mail = createMailClient('http://mail.test', {
+      apiKey: 'mail-client-key-1',
+      fetch: api.fetch,
+    })
     const error = await refusal(mail.send({ email: 'ada@example.com, eve@example.com', name: 'A' }))
     expect(error).toBeInstanceOf(MailApiError)
     expect(error).toMatchObject({
@@ -77,7 +83,10 @@ describe('send', () => {
 
   it('names the status of an error page that is not the service’s', async () => {
     const page = () => new Response('<h1>nope</h1>', { status: 403, statusText: 'Forbidden' })
-    const mail = createMailClient('http://mail.test', { apiKey: 'k', fetch: answering(page).fetch })
+    const mail = createMailClient('http://mail.test', {
+      apiKey: 'mail-client-key-0',
+      fetch: answering(page).fetch,
+    })
     await expect(mail.send(ada)).rejects.toMatchObject({
       status: 403,
       body: { error: '403 Forbidden' },
@@ -88,7 +97,10 @@ describe('send', () => {
     const api = answering(
       () => new Response('<html>', { status: 201, headers: { 'content-type': 'text/html' } }),
     )
-    const mail = createMailClient('http://mail.test', { apiKey: 'k', fetch: api.fetch })
+    const mail = createMailClient('http://mail.test', {
+      apiKey: 'mail-client-key-0',
+      fetch: api.fetch,
+    })
     await expect(mail.send(ada)).rejects.toMatchObject({
       status: 201,
       message: '201: the answer is text/html, not JSON',
@@ -98,7 +110,7 @@ describe('send', () => {
 
   it('calls the global fetch when given none, looked up at the call', async () => {
     const api = new SendmailStandIn()
-    const mail = createMailClient('http://mail.test', { apiKey: 'k' })
+    const mail = createMailClient('http://mail.test', { apiKey: 'mail-client-key-0' })
     const original = globalThis.fetch
     globalThis.fetch = api.fetch as typeof globalThis.fetch
     try {
@@ -127,23 +139,23 @@ describe('log', () => {
         ? Response.json([record(3)])
         : Response.json([record(5), record(4)], { headers: { link } })
     }
-    const mail = createMailClient('http://mail.test', { apiKey: 'k1', fetch })
+    const mail = createMailClient('http://mail.test', { apiKey: 'mail-client-key-1', fetch })
     const first = await mail.log({ limit: 2 })
     expect(first).toEqual({ records: [record(5), record(4)], next: '6b06dcb204db9216be29afd4' })
     const last = await mail.log({ limit: 2, cursor: first.next })
     expect(last).toEqual({ records: [record(3)] })
     await mail.log()
     expect(sent).toEqual([
-      'GET http://mail.test/maillog?limit=2 k1',
-      'GET http://mail.test/maillog?limit=2&cursor=6b06dcb204db9216be29afd4 k1',
-      'GET http://mail.test/maillog k1',
+      'GET http://mail.test/maillog?limit=2 mail-client-key-1',
+      'GET http://mail.test/maillog?limit=2&cursor=6b06dcb204db9216be29afd4 mail-client-key-1',
+      'GET http://mail.test/maillog mail-client-key-1',
     ])
   })
 
   it('passes records on as the service answers them, fields it adds included', async () => {
     const answer = [{ ...record(1), key: 'caller-1' }]
     const fetch: Fetch = async () => Response.json(answer)
-    const mail = createMailClient('http://mail.test', { apiKey: 'k1', fetch })
+    const mail = createMailClient('http://mail.test', { apiKey: 'mail-client-key-1', fetch })
     await expect(mail.log()).resolves.toEqual({ records: answer })
   })
 

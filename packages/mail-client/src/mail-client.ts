@@ -79,7 +79,7 @@ const globalFetch: Fetch = (input, init) => globalThis.fetch(input, init)
  * @param options `apiKey`, a `fetch` of your own, `headers` for every request, and how sends
  * are retried: `maxAttempts` (5), `maxRetryWaitMs` (30000), `attemptTimeoutMs` (30000)
  * @example
- * const mail = createMailClient('http://localhost:4001', { apiKey: 'my-key' })
+ * const mail = createMailClient('http://localhost:4001', { apiKey: 'my-mail-api-key-1' })
  * const answer = await mail.send({ email: 'ada@example.com', name: 'Ada' })
  * // { id: '<20261125120000.5f3c9a1b2d4e6f70@outbox.local>', message: 'Queued. Thank you.' }
  */
