@@ -68,7 +68,7 @@ export async function sendMail(
   const key = idempotencyKey === undefined ? undefined : await scopedKey(apiKey, idempotencyKey)
   if (key !== undefined) {
     const fingerprint = await fingerprintOf({ email, name })
-    const record = { fingerprint, takenAt: now, expiresAt: now + idempotencyKeyTtlMs }
+    const record = { fingerprint, takenAt: now, expiresAt: now + idempotencyKeyTtlMs, owner }
     const held = await askStore(deps, 'store of idempotency keys', () =>
       deps.idempotency.take(key, record),
     )
