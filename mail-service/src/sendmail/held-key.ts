@@ -12,7 +12,7 @@ export const inProgressForMs = (giveUpMs: number) => giveUpMs + 60_000
 
 export const outcomeUnknown =
   'the outcome of the request with this Idempotency-Key is unknown (the mail provider did not ' +
-  'answer, or the service stopped mid-send): the mail may have been sent, so it is not sent ' +
+  'answer, the connection to it was lost, or the service stopped mid-send): the mail may have been sent, so it is not sent ' +
   'again with this key; GET /maillog lists what was sent, and a new key sends again'
 
 /** Where a request finds its key held: by whom, and what this process knows of it. */
