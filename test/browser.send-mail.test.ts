@@ -22,6 +22,8 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     const outboxNote = 'Mail kept in the outbox: nothing was delivered (outbox mode)'
     await text(app.status()).toBe(outboxNote)
     await text(form).toContain(outboxNote)
+    // The send's record says so too, and nothing more will come of it.
+    await text(form.locator('.mail-status')).toBe('outbox')
     const outbox = await fetch(`${app.mail.url}/outbox`, { headers: { 'x-apikey': apiKey } })
     expect(JSON.stringify(await outbox.json())).toContain('ada@example.com')
     await mkdir(artifacts, { recursive: true })

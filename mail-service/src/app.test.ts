@@ -106,7 +106,7 @@ describe('CORS', () => {
     for (const response of [sent, refused, missing]) {
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
       expect(response.headers.get('access-control-expose-headers')).toBe(
-        'etag, idempotent-replayed, link, location, retry-after, x-request-id',
+        'etag, idempotent-replayed, link, location, mail-events, retry-after, x-request-id',
       )
     }
     expect([sent.status, refused.status, missing.status]).toEqual([201, 401, 404])

@@ -166,4 +166,24 @@ describe.skipIf(!probe)('a full disk (a 256 KiB tmpfs as DATA_DIR)', () => {
     expect(await read(service, '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
     expect((await send(service, sent)).status).toBe(201)
   })
+
+  it('answers /healthz 503 after a restart on a disk still full, before any write fails', async () => {
+    // Large messages first, then the default's small ones, until not even a small one fits.
+    const large = await start({ MAIL_TEXT: `Hello {name}, ${'x'.repeat(3_000)}` })
+    await fill(large)
+    large.kill('SIGTERM')
+    await large.exited
+    const small = await start()
+    await fill(small)
+    small.kill('SIGTERM')
+    await small.exited
+    const restarted = await start()
+    expect(await read(restarted, '/healthz')).toEqual({
+      status: 503,
+      body: { error: 'a store has no space left' },
+    })
+    disk.resize('2m')
+    expect(await read(restarted, '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
+    expect((await send(restarted, 1_000)).status).toBe(201)
+  })
 })

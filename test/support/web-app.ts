@@ -28,6 +28,11 @@ export type WebAppOptions = {
   provoked?: readonly number[]
   /** More environment for the items-service, such as ITEMS_APIKEY. */
   itemsEnv?: Record<string, string>
+  /**
+   * The mail-service's transport, read once the suite starts (a stand-in's address is known
+   * then): Mailgun's settings, say; the outbox without it.
+   */
+  mailEnv?: () => Record<string, string>
   /** false: the page is left blank, for the suite to prepare and open itself. */
   open?: boolean
 }
@@ -52,13 +57,15 @@ export function collectProblems(
 }
 
 /**
- * For a `describe` block: the mail-service in outbox mode, items-service sending mail through it,
+ * For a `describe` block: the mail-service (in outbox mode unless `mailEnv` says otherwise),
+ * items-service sending mail through it,
  * and Chromium with a page on the web app, started before its tests and stopped after them.
  */
 export function useWebApp({
   apiKey,
   provoked = [],
   itemsEnv = {},
+  mailEnv = () => ({ MAIL_TRANSPORT: 'outbox' }),
   open = true,
 }: WebAppOptions = {}): WebApp {
   let items: MicroProcess | undefined
@@ -69,7 +76,7 @@ export function useWebApp({
 
   beforeAll(async () => {
     const keys: Record<string, string> = apiKey ? { API_KEYS: apiKey } : {}
-    mail = await startMicro('mail-service', { ...keys, MAIL_TRANSPORT: 'outbox' })
+    mail = await startMicro('mail-service', { ...keys, ...mailEnv() })
     items = await startMicro('items-service', { ...itemsEnv, MAIL_SERVICE_URL: mail.url })
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } })

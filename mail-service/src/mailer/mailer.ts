@@ -15,10 +15,13 @@ export type SendResult =
    * JSON object, or cut while it came): sent all the same. `status` is the provider's.
    */
   | { outcome: 'sent-unreadable'; status: number; reason: string }
-  /** The provider refused it or could not be reached: nothing was sent. */
+  /** The provider refused it or could not be reached (no connection was made): nothing was sent. */
   | { outcome: 'refused'; status: number; error: string }
-  /** No answer before the transport gave up: the message may have been sent. */
-  | { outcome: 'unknown'; error: string }
+  /**
+   * The message may have been sent: no answer before the transport gave up (504), or the
+   * connection lost before any answer, once the request may have gone out (502).
+   */
+  | { outcome: 'unknown'; status: 502 | 504; error: string }
 
 /**
  * Sends one message. What the provider answers, or that it could not be reached, is a

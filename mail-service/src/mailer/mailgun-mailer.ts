@@ -2,6 +2,7 @@ import { redactText, secretsOfUrl } from '@movies-and-mail/http-kit/redact'
 import { DeadlineExceededError, withDeadline } from '@movies-and-mail/store-kit'
 import type { Mailer, OutgoingMail, SendResult } from './mailer.js'
 import { reasonPhrase } from './reason-phrases.js'
+import { surelyUnsent } from './unsent-errors.js'
 
 export type MailgunOptions = {
   /** `https://api.mailgun.net`, `https://api.eu.mailgun.net`, or a stand-in's address. */
@@ -58,10 +59,18 @@ export class MailgunMailer implements Mailer {
       if (taken !== undefined) return this.#unreadable(taken, 'its answer stalled', describe(error))
       if (error instanceof DeadlineExceededError) {
         this.#logError(`mailgun: no answer within ${this.#timeoutMs} ms`)
-        return { outcome: 'unknown', error: 'the mail provider did not answer in time' }
+        return {
+          outcome: 'unknown',
+          status: 504,
+          error: 'the mail provider did not answer in time',
+        }
       }
       this.#logError(`mailgun: request failed: ${describe(error)}`)
-      return { outcome: 'refused', status: 502, error: 'the mail provider could not be reached' }
+      if (surelyUnsent(error)) {
+        return { outcome: 'refused', status: 502, error: 'the mail provider could not be reached' }
+      }
+      // Reset or closed once the request may have gone out: Mailgun may have taken it.
+      return { outcome: 'unknown', status: 502, error: connectionLost }
     }
   }
 
@@ -105,6 +114,8 @@ export class MailgunMailer implements Mailer {
     return { outcome: 'sent-unreadable', status, reason }
   }
 }
+
+const connectionLost = 'the connection to the mail provider was lost before it answered'
 
 /** The longest reason a log line quotes of a refusal, and the most of its body read for it. */
 const maxReasonLength = 300

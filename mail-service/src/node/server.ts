@@ -40,6 +40,7 @@ runNodeService(
     const stopUpkeep = await keepStoresTidy({
       ...adapters,
       retentionDays: settings.mailLogRetentionDays,
+      giveUpMs: settings.mail.giveUpMs,
       log,
     })
     return {

@@ -15,12 +15,21 @@ export type IdempotencyRecord = {
   /** Absent while the request is in progress, or when its outcome is unknown. */
   answer?: KeptResponse
   /**
+   * The digest of the API key that took it (`keyDigest`): the owner of the mail log record its
+   * send made, where a start finds the outcome of a key left without an answer. Absent on keys
+   * taken by the releases before.
+   */
+  owner?: string
+  /**
    * Set by a store that knows no request is in progress under a key without an answer: the
    * process that took it ended (the embedded store, which one process owns). Other stores leave
    * it to the time since `takenAt`.
    */
   orphaned?: true
 }
+
+/** A key held without an answer, as `IdempotencyStore.unanswered` lists it. */
+export type UnansweredKey = { key: string; record: IdempotencyRecord }
 
 /**
  * Where `Idempotency-Key`s are kept, durable where the store is (a restart forgets nothing).
@@ -41,6 +50,13 @@ export interface IdempotencyStore {
    * changes nothing: an answer once kept never changes.
    */
   complete(key: string, answer: KeptResponse, takenAt: number): Promise<void>
+  /**
+   * Up to `limit` keys held without an answer that have not expired at `now`, oldest take
+   * first, but for those this process is taking: keys left by a process that ended mid-send,
+   * or in progress in another one, for a start to complete from the mail log
+   * (`sendmail/left-keys.ts`).
+   */
+  unanswered(now: number, limit: number): Promise<UnansweredKey[]>
   /** Frees a key this process took, whose request sent nothing: a retry is a new request. */
   release(key: string): Promise<void>
   /** Forgets records that expired before `now`; how many. */

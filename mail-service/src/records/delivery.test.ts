@@ -178,6 +178,29 @@ describe('a send and its events', () => {
 })
 
 describe('in outbox mode', () => {
+  it('says whether its status can move: Mail-Events on with the signing key, off without', async () => {
+    const { location } = await send()
+    const on = await t.app.request(location, { headers: { 'x-apikey': apiKey } })
+    expect(on.headers.get('mail-events')).toBe('on')
+    const off = await testApp({
+      mailgunUrl: mailgun.baseUrl,
+      webhookSigningKey: undefined,
+      events: undefined,
+    })
+    try {
+      const response = await sendMail(off.app, ada)
+      const record = await off.app.request(response.headers.get('location') ?? '', {
+        headers: { 'x-apikey': apiKey },
+      })
+      expect([record.headers.get('mail-events'), (await record.json()).status]).toEqual([
+        'off',
+        'accepted',
+      ])
+    } finally {
+      await off.cleanup()
+    }
+  })
+
   it('says the mail was kept in the outbox, not delivered', async () => {
     const outboxed = await testApp()
     try {

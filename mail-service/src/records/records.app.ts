@@ -60,7 +60,8 @@ export function recordsApp({
         throw unavailable('mail log', error)
       }
       if (!record) return c.json({ error: 'no mail log record of this key has this id' }, 404)
-      return c.json(record, 200)
+      // Without events the status never moves past `accepted`: a reader should not wait for it.
+      return c.json(record, 200, { 'mail-events': events ? 'on' : 'off' })
     })
     .openapi(outboxRoute, async (c) => {
       if (!outbox) return c.json({ error: 'the outbox is off: mail goes to the provider' }, 404)

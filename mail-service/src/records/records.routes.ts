@@ -194,6 +194,15 @@ export const mailLogRecordRoute = apiRoute(
     responses: {
       200: {
         description: 'The record',
+        headers: {
+          'Mail-Events': {
+            description:
+              "`on` when the provider's events are filed (`MAILGUN_WEBHOOK_SIGNING_KEY` is set), " +
+              'so the status moves as the mail does; `off` when they are not: the status stays ' +
+              'where the send left it',
+            schema: { type: 'string', enum: ['on', 'off'] },
+          },
+        },
         content: {
           'application/json': { schema: mailLogRecordSchema, example: mailLogRecordExample },
         },

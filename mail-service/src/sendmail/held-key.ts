@@ -1,5 +1,5 @@
 import { fingerprintOf, type IdempotencyRecord } from '../ports/idempotency-store.js'
-import { firstIdAt, type MailLogEntry, type Stored } from '../ports/mail-log.js'
+import { firstIdAt, type MailLog, type MailLogEntry, type Stored } from '../ports/mail-log.js'
 import { failure, type SendMailOutcome } from './outcome.js'
 import { answerOfLogged } from './provider-answer.js'
 import type { SendMailDeps } from './send-mail.js'
@@ -12,7 +12,7 @@ export const inProgressForMs = (giveUpMs: number) => giveUpMs + 60_000
 
 export const outcomeUnknown =
   'the outcome of the request with this Idempotency-Key is unknown (the mail provider did not ' +
-  'answer, or the service stopped mid-send): the mail may have been sent, so it is not sent ' +
+  'answer, the connection to it was lost, or the service stopped mid-send): the mail may have been sent, so it is not sent ' +
   'again with this key; GET /maillog lists what was sent, and a new key sends again'
 
 /** Where a request finds its key held: by whom, and what this process knows of it. */
@@ -68,8 +68,8 @@ const skewMs = 60_000
  * the caller's records with the request's body, logged between the take and the end of its
  * follow-up (the ids hold their time, in seconds).
  */
-async function loggedSendOf(
-  { mailLog, giveUpMs }: SendMailDeps,
+export async function loggedSendOf(
+  { mailLog, giveUpMs }: { mailLog: Pick<MailLog<MailLogEntry>, 'list'>; giveUpMs: number },
   held: IdempotencyRecord,
   owner: string,
 ): Promise<Stored<MailLogEntry> | undefined> {

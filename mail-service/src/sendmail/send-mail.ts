@@ -52,8 +52,8 @@ export type SendMailRequest = {
  * the client has waited `timeoutMs`: the send is followed to its end), then its outcome kept.
  * Taken by the provider (any 2xx, its body readable or not): logged under the API key's digest
  * (the record's owner) and the key completed. Refused: the count given back and the key freed.
- * Unknown (no answer before the transport gave up): the count and the key kept, so that a retry
- * never sends it again.
+ * Unknown (no answer before the transport gave up, or the connection lost before any answer):
+ * the count and the key kept, so that a retry never sends it again.
  * A store that fails or hangs throws store-kit's `StoreUnavailableError` or `StoreFullError`,
  * which the error handler answers 503 or 507; nothing was sent then.
  */
@@ -68,7 +68,7 @@ export async function sendMail(
   const key = idempotencyKey === undefined ? undefined : await scopedKey(apiKey, idempotencyKey)
   if (key !== undefined) {
     const fingerprint = await fingerprintOf({ email, name })
-    const record = { fingerprint, takenAt: now, expiresAt: now + idempotencyKeyTtlMs }
+    const record = { fingerprint, takenAt: now, expiresAt: now + idempotencyKeyTtlMs, owner }
     const held = await askStore(deps, 'store of idempotency keys', () =>
       deps.idempotency.take(key, record),
     )
@@ -106,7 +106,8 @@ export async function sendMail(
     if (result.outcome === 'unknown') {
       // It may have reached an inbox: it counts, and the key stays taken until it expires.
       deps.logError(`sendmail: the outcome of a send is unknown: ${result.error}`)
-      return failure(504, key === undefined ? result.error : `${result.error}; ${outcomeUnknown}`)
+      const error = key === undefined ? result.error : `${result.error}; ${outcomeUnknown}`
+      return failure(result.status, error)
     }
     const { output, ...answer } = sentAnswer(result)
     const recordId = await logSent(deps, { email, name, output }, owner)

@@ -84,8 +84,8 @@ export const sendMailRoute = apiRoute(
       409: {
         ...errorEntry(
           'A request with this `Idempotency-Key` is still in progress (with `Retry-After`), or ' +
-            'its outcome is unknown (the provider never answered, or the service stopped ' +
-            'mid-send): the mail may have been sent, so it is never sent again with this key',
+            'its outcome is unknown (the provider never answered, the connection to it was lost ' +
+            'before its answer, or the service stopped mid-send): the mail may have been sent, so it is never sent again with this key',
           'a request with this Idempotency-Key is in progress',
         ),
         headers: {
@@ -120,7 +120,10 @@ export const sendMailRoute = apiRoute(
         },
       },
       502: errorEntry(
-        'The mail provider could not be reached or answered a redirect; nothing was sent',
+        'The mail provider could not be reached or answered a redirect: nothing was sent. Or ' +
+          'the connection to it was lost before it answered, once the request may have gone ' +
+          'out: the outcome is unknown, the send counts against the limits, and a retry with ' +
+          'the same `Idempotency-Key` is answered 409, never sent again',
         'the mail provider could not be reached',
       ),
       503: errorEntry(

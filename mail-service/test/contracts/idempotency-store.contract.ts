@@ -129,6 +129,22 @@ export function describeIdempotencyStoreContract(
       })
     })
 
+    it('lists the keys held without an answer, oldest first, with their owners', async () => {
+      const now = Date.now()
+      await fixture.store.take('expired', { ...record(now - 25 * hour), owner: 'owner-1' })
+      await fixture.store.take('left', { ...record(now - 2), owner: 'owner-1' })
+      await fixture.store.take('answered', record(now - 1))
+      await fixture.store.complete('answered', { status: 201, body: '{}' }, now - 1)
+      await fixture.store.take('of-old', record(now))
+      // As another process sees them: one leaves out its own requests in progress.
+      const other = fixture.reopen ? await fixture.reopen() : fixture.store
+      expect(await other.unanswered(now, 10)).toEqual([
+        { key: 'left', record: { ...record(now - 2), owner: 'owner-1' } },
+        { key: 'of-old', record: record(now) },
+      ])
+      expect((await other.unanswered(now, 1)).map(({ key }) => key)).toEqual(['left'])
+    })
+
     it('keeps the 202 of a send whose answer could not be read, as a 201', async () => {
       const now = Date.now()
       await fixture.store.take('k1', record(now))

@@ -32,8 +32,10 @@ export class WorkerStateHarness {
     this.#worker = worker
   }
 
-  static async start(): Promise<WorkerStateHarness> {
-    return new WorkerStateHarness(await bundledWorker(source, mailStateObjects))
+  /** @param persist a folder for the objects' storage: a harness started on it again restarts them */
+  static async start({ persist }: { persist?: string } = {}): Promise<WorkerStateHarness> {
+    const options = persist === undefined ? {} : { persist }
+    return new WorkerStateHarness(await bundledWorker(source, mailStateObjects, options))
   }
 
   async #call(call: Call): Promise<never> {
@@ -54,6 +56,7 @@ export class WorkerStateHarness {
       complete: async (key, answer, takenAt) => {
         await call('complete', key, answer, takenAt)
       },
+      unanswered: (now, limit) => call('unanswered', now, limit),
       release: async (key) => {
         await call('release', key)
       },

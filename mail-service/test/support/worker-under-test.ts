@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { assetsOf } from '@movies-and-mail/test-kit'
-import { Miniflare } from 'miniflare'
+import { Miniflare, type MiniflareOptions } from 'miniflare'
 import { afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest'
 import { mailStateName } from '../../src/stores/durable/mail-state.js'
 import { ensureBuilt } from './run-server.js'
@@ -37,6 +37,8 @@ export type WorkerOptions = {
   persist?: string
   /** Receives what the Worker prints (its start-up lines, its request log). */
   onOutput?: (text: string) => void
+  /** Where the Worker's fetches go instead of `outbound` (say, the network: a real connection). */
+  outboundService?: MiniflareOptions['outboundService']
 }
 
 /**
@@ -45,7 +47,7 @@ export type WorkerOptions = {
  */
 export function worker(
   bindings: Record<string, string>,
-  { persist, onOutput }: WorkerOptions = {},
+  { persist, onOutput, outboundService = outbound.fetch }: WorkerOptions = {},
 ) {
   return new Miniflare({
     modules: true,
@@ -62,7 +64,7 @@ export function worker(
         }
       },
     }),
-    outboundService: outbound.fetch,
+    outboundService,
   })
 }
 

@@ -39,8 +39,13 @@ export class DiskReserve {
    * Promises room for a write whose values hold `valueBytes`; call the returned function once
    * the write has committed or failed. @throws StoreFullError
    */
+  /** The room a write whose values hold `valueBytes` is promised. */
+  bytesFor(valueBytes: number): number {
+    return (Math.ceil(valueBytes / this.#pageSize) + pagesPerWrite) * this.#pageSize
+  }
+
   claim(valueBytes: number): () => void {
-    const bytes = (Math.ceil(valueBytes / this.#pageSize) + pagesPerWrite) * this.#pageSize
+    const bytes = this.bytesFor(valueBytes)
     const needed = this.#usedBytes() + this.#promised + bytes + pagesPerWrite * this.#pageSize
     const size = fstatSync(this.#fd).size
     if (needed > size) this.#grow(size, needed)

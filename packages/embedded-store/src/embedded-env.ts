@@ -44,6 +44,7 @@ export class EmbeddedEnv {
     readonly service: string,
     root: RootDatabase,
     lock: DataDirLock,
+    writesAtOnce: number,
   ) {
     this.file = join(dataDir, `${service}.mdb`)
     this.#root = root
@@ -57,19 +58,25 @@ export class EmbeddedEnv {
     )
     // Until a commit succeeds, room for one is not known: a process started on a full disk says
     // so at its first probe (its first health check), not at the first write a client makes.
-    this.#failedRoom = pageSize
+    // A request that makes several commits at once needs room for them together.
+    this.#failedRoom = pageSize + (writesAtOnce - 1) * this.#reserve.bytesFor(pageSize)
   }
 
   /**
    * Takes `dataDir` for `service` (DataDirInUseError when another process has it) and opens its
    * store. The directory is made 0700 and the store's files 0600, wider modes narrowed; `warn`
-   * hears of each that stays open to other users (by default, a line on stderr).
+   * hears of each that stays open to other users (by default, a line on stderr);
+   * `writesAtOnce`, how many commits of a small value one request of the service may have under
+   * way together (1 by default): the first probe asks for their room.
    * @throws StoreDamagedError naming the file when the engine cannot read it as it is
    */
   static async open(
     dataDir: string,
     service: string,
-    { warn = warnOnce }: { warn?: (line: string) => void } = {},
+    {
+      warn = warnOnce,
+      writesAtOnce = 1,
+    }: { warn?: (line: string) => void; writesAtOnce?: number } = {},
   ): Promise<EmbeddedEnv> {
     const warnings = new Set<string | undefined>([await ownerOnlyDir(dataDir)])
     const lock = await lockDataDir(dataDir, service)
@@ -101,7 +108,7 @@ export class EmbeddedEnv {
       await narrowFiles()
       await checkSize(file, root)
       ignoreRejectedCommitEchoes()
-      return new EmbeddedEnv(dataDir, service, root, lock)
+      return new EmbeddedEnv(dataDir, service, root, lock, writesAtOnce)
     } catch (error) {
       await root?.close().catch(() => {})
       await lock.release()

@@ -29,7 +29,7 @@ describe('cors', () => {
       const response = await app.request('/items', { headers: { origin } })
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
       expect(response.headers.get('access-control-expose-headers')).toBe(
-        'etag, idempotent-replayed, link, location, retry-after, x-request-id',
+        'etag, idempotent-replayed, link, location, mail-events, retry-after, x-request-id',
       )
       expect(response.headers.get('vary')).toBeNull()
     }

@@ -62,6 +62,8 @@ export function corsPolicy({
     'idempotent-replayed',
     'link',
     'location',
+    // Whether a mail's status can move (the mail-service's `GET /maillog/{id}`).
+    'mail-events',
     'retry-after',
     'x-request-id',
   ],

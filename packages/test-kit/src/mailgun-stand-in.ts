@@ -15,7 +15,15 @@ export type MailgunReply =
   | { status: number; statusText?: string; body: string; contentType?: string; delayMs?: number }
   /** The status and headers (a `Content-Length` of `body`), the first half of `body`, then the connection cut. */
   | { status: number; body: string; cutAfterHeaders: true }
+  /** Never answers. */
   | 'hang'
+  /**
+   * Reads the whole request, then resets the connection (a TCP RST) before any response: the
+   * request may have been taken, and the sender cannot know (ECONNRESET).
+   */
+  | 'reset'
+  /** Reads the whole request, then closes the connection without a response ("socket hang up"). */
+  | 'close'
 
 /** Mailgun's answer to a message it queued. */
 const accepted = {
@@ -96,6 +104,8 @@ export class MailgunStandIn {
       }
       const reply = standIn.reply
       if (reply === 'hang') return
+      if (reply === 'reset') return void req.socket.resetAndDestroy()
+      if (reply === 'close') return void req.socket.destroy()
       if ('cutAfterHeaders' in reply) {
         res.writeHead(reply.status, {
           'content-type': 'application/json',

@@ -2,9 +2,11 @@
 import { useState } from 'hono/jsx/dom'
 import { Refusal, readFailure } from './api-error.js'
 import { Field } from './field.js'
+import { MailStatus, type TrackedMail } from './mail-status.js'
 import { useFormSubmit } from './use-form-submit.js'
 
-type Sent = { id: string; message: string }
+/** The provider's answer, and where the send's record is read (none for a replayed answer). */
+type Sent = { id: string; message: string; tracked?: TrackedMail }
 type Props = {
   mailServiceUrl: string
   announce: (message: string) => void
@@ -15,7 +17,10 @@ type Props = {
 /** The mail-service in outbox mode keeps mails and answers ids of this domain. */
 const isOutboxId = (id: string) => /@outbox\.local>?$/.test(id)
 
-/** The "Send mail" form: posts to the mail-service and shows the provider's id and message. */
+/**
+ * The "Send mail" form: posts to the mail-service and shows the provider's id and message, then
+ * the send's status as it changes (`MailStatus`).
+ */
 export function SendMailForm({ mailServiceUrl, announce, clearNotice }: Props) {
   const [sent, setSent] = useState<Sent | null>(null)
   const { error, fieldErrors, busy, submit, onInput } = useFormSubmit({
@@ -36,7 +41,12 @@ export function SendMailForm({ mailServiceUrl, announce, clearNotice }: Props) {
         })
       }
       if (!response.ok) throw new Refusal(await readFailure(response))
-      return (await response.json()) as Sent
+      const answer = (await response.json()) as Sent
+      // `Location: /maillog/<id>`, read below the mail-service's base path.
+      const location = response.headers.get('location')
+      if (!location) return answer
+      const recordUrl = new URL(location.replace(/^\//, ''), withSlash(mailServiceUrl)).href
+      return { ...answer, tracked: { recordUrl, apiKey: field('apikey') } }
     },
     onSuccess: (answer, form) => {
       setSent(answer)
@@ -91,6 +101,7 @@ export function SendMailForm({ mailServiceUrl, announce, clearNotice }: Props) {
               <dd class="outbox-note">No: {outboxNote}</dd>
             </>
           )}
+          {sent.tracked && <MailStatus {...sent.tracked} />}
         </dl>
       )}
     </form>

@@ -3,9 +3,12 @@ import type {
   IdempotencyRecord,
   IdempotencyStore,
   KeptResponse,
+  UnansweredKey,
 } from '../../ports/idempotency-store.js'
 
 type DetaBase = ReturnType<ReturnType<typeof Deta>['Base']>
+/** A record as the Base answers it: with its key and the Base's expiry. */
+type StoredItem = IdempotencyRecord & { key: string; __expires?: number }
 
 /**
  * Keys in a Deta Base (`idempotency`), shared by every instance that uses it. Taking a key is
@@ -55,9 +58,23 @@ export class DetaIdempotencyStore implements IdempotencyStore {
     })
   }
 
+  /** The keys not yet expired, page by page (the Base has no query for a missing field). */
+  async unanswered(now: number, limit: number): Promise<UnansweredKey[]> {
+    const found: UnansweredKey[] = []
+    let last: string | undefined
+    do {
+      const page = await this.#base.fetch({ 'expiresAt?gt': now }, { limit: 1000, last })
+      for (const item of page.items as StoredItem[]) {
+        const { key, __expires: _, ...record } = item
+        if (!record.answer && !this.#taken.has(key)) found.push({ key, record })
+      }
+      last = page.last
+    } while (last)
+    return found.sort((a, b) => a.record.takenAt - b.record.takenAt).slice(0, limit)
+  }
+
   async #read(key: string): Promise<IdempotencyRecord | undefined> {
-    type Item = IdempotencyRecord & { key: string; __expires?: number }
-    const held = (await this.#base.get(key)) as Item | null
+    const held = (await this.#base.get(key)) as StoredItem | null
     if (!held) return undefined
     const { key: _, __expires: __, ...stored } = held
     return stored

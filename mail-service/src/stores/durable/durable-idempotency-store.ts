@@ -2,6 +2,7 @@ import type {
   IdempotencyRecord,
   IdempotencyStore,
   KeptResponse,
+  UnansweredKey,
 } from '../../ports/idempotency-store.js'
 import type { MailState } from './mail-state.js'
 
@@ -25,6 +26,10 @@ export class DurableIdempotencyStore implements IdempotencyStore {
 
   complete(key: string, answer: KeptResponse, takenAt: number): Promise<void> {
     return this.#state.call((object) => object.completeKey(key, answer, takenAt))
+  }
+
+  unanswered(now: number, limit: number): Promise<UnansweredKey[]> {
+    return this.#state.call((object) => object.unansweredKeys(now, limit))
   }
 
   release(key: string): Promise<void> {

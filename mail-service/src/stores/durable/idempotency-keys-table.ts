@@ -1,5 +1,9 @@
 import type { SqlStorage } from '@cloudflare/workers-types'
-import type { IdempotencyRecord, KeptResponse } from '../../ports/idempotency-store.js'
+import type {
+  IdempotencyRecord,
+  KeptResponse,
+  UnansweredKey,
+} from '../../ports/idempotency-store.js'
 
 type Row = {
   fingerprint: string
@@ -8,7 +12,11 @@ type Row = {
   /** The kept answer's: a 201 or 202, or none while the request is in progress or unknown. */
   status: 201 | 202 | null
   body: string | null
+  /** The digest of the API key that took it; null on keys of the releases before. */
+  owner: string | null
 }
+
+const columns = 'fingerprint, taken_at, expires_at, status, body, owner'
 
 /**
  * The idempotency keys in the mail state object's SQLite storage: one row a key, holding its
@@ -24,6 +32,11 @@ export class IdempotencyKeysTable {
       'CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, ' +
         'taken_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, status INTEGER, body TEXT)',
     )
+    // The table of an object made before keys had owners gains the column; its rows, none.
+    const names = sql.exec<{ name: string }>('PRAGMA table_info(idempotency_keys)').toArray()
+    if (!names.some(({ name }) => name === 'owner')) {
+      sql.exec('ALTER TABLE idempotency_keys ADD COLUMN owner TEXT')
+    }
     sql.exec(
       'CREATE INDEX IF NOT EXISTS idempotency_keys_by_expiry ON idempotency_keys (expires_at)',
     )
@@ -35,22 +48,20 @@ export class IdempotencyKeysTable {
    */
   take(key: string, record: IdempotencyRecord): IdempotencyRecord | null {
     const [held] = this.#sql
-      .exec<Row>(
-        'SELECT fingerprint, taken_at, expires_at, status, body FROM idempotency_keys WHERE key = ?',
-        key,
-      )
+      .exec<Row>(`SELECT ${columns} FROM idempotency_keys WHERE key = ?`, key)
       .toArray()
     const now = record.takenAt
     if (held && held.expires_at > now) return recordOf(held)
     // Keys leave as new ones come, so the table holds about a day of keys.
     this.#sql.exec('DELETE FROM idempotency_keys WHERE expires_at <= ?', now)
     this.#sql.exec(
-      'INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, taken_at, expires_at) ' +
-        'VALUES (?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, taken_at, expires_at, owner) ' +
+        'VALUES (?, ?, ?, ?, ?)',
       key,
       record.fingerprint,
       record.takenAt,
       record.expiresAt,
+      record.owner ?? null,
     )
     return null
   }
@@ -65,6 +76,19 @@ export class IdempotencyKeysTable {
       key,
       takenAt,
     )
+  }
+
+  /** The oldest `limit` keys without an answer that have not expired at `now`. */
+  unanswered(now: number, limit: number): UnansweredKey[] {
+    return this.#sql
+      .exec<Row & { key: string }>(
+        `SELECT key, ${columns} FROM idempotency_keys WHERE status IS NULL AND expires_at > ? ` +
+          'ORDER BY taken_at LIMIT ?',
+        now,
+        limit,
+      )
+      .toArray()
+      .map((row) => ({ key: row.key, record: recordOf(row) }))
   }
 
   /** Frees a key still in progress; a key with an answer stays until it expires. */
@@ -82,8 +106,16 @@ export class IdempotencyKeysTable {
   }
 }
 
-function recordOf({ fingerprint, taken_at, expires_at, status, body }: Row): IdempotencyRecord {
+function recordOf({
+  fingerprint,
+  taken_at,
+  expires_at,
+  status,
+  body,
+  owner,
+}: Row): IdempotencyRecord {
   const record: IdempotencyRecord = { fingerprint, takenAt: taken_at, expiresAt: expires_at }
+  if (owner !== null) record.owner = owner
   if (status !== null && body !== null) record.answer = { status, body }
   return record
 }

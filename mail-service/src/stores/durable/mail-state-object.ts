@@ -1,9 +1,14 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { DurableObjectState } from '@cloudflare/workers-types'
-import type { IdempotencyRecord, KeptResponse } from '../../ports/idempotency-store.js'
+import type {
+  IdempotencyRecord,
+  KeptResponse,
+  UnansweredKey,
+} from '../../ports/idempotency-store.js'
 import type { MailEvent } from '../../ports/mail-events.js'
 import type { Admission, Bucket } from '../../ports/send-counter.js'
 import { IdempotencyKeysTable } from './idempotency-keys-table.js'
+import { completeLeftKeysAtStart } from './left-keys-at-start.js'
 import { MailEventsTable, type MessageEvents } from './mail-events-table.js'
 import { type LogName, MailRecordsTable, type StoredRow } from './mail-records-table.js'
 import { SendCountsTable } from './send-counts-table.js'
@@ -13,7 +18,8 @@ import { SendCountsTable } from './send-counts-table.js'
  * the idempotency keys, the send counts, the logs (mail log, outbox) and Mailgun's events. Every isolate calls the
  * same object (`mailStateName`), which runs one call at a time, each in one storage transaction,
  * and answers once the write is durable: a key is taken once, a limit counted once, whatever
- * isolate asks, and a restart forgets nothing. Its methods are called over Workers RPC by the
+ * isolate asks, and a restart forgets nothing. At its start, before any call, it completes the
+ * keys left without an answer whose send its mail log holds (`left-keys-at-start.ts`). Its methods are called over Workers RPC by the
  * adapters in this folder; each is synchronous, so no other call runs in the middle of one.
  */
 export class MailStateObject extends DurableObject<unknown> {
@@ -30,6 +36,12 @@ export class MailStateObject extends DurableObject<unknown> {
     this.#counts = new SendCountsTable(ctx.storage.sql)
     this.#records = new MailRecordsTable(ctx.storage.sql)
     this.#events = new MailEventsTable(ctx.storage.sql)
+    const tables = { keys: this.#keys, records: this.#records }
+    const inOneTransaction = <T>(work: () => T) => this.#inOneTransaction(work)
+    const giveUpMs = (env as { MAIL_GIVE_UP_MS?: unknown } | undefined)?.MAIL_GIVE_UP_MS
+    void ctx.blockConcurrencyWhile(() =>
+      completeLeftKeysAtStart({ ...tables, inOneTransaction }, giveUpMs),
+    )
   }
 
   takeKey(key: string, record: IdempotencyRecord): IdempotencyRecord | null {
@@ -42,6 +54,10 @@ export class MailStateObject extends DurableObject<unknown> {
 
   releaseKey(key: string): void {
     this.#inOneTransaction(() => this.#keys.release(key))
+  }
+
+  unansweredKeys(now: number, limit: number): UnansweredKey[] {
+    return this.#inOneTransaction(() => this.#keys.unanswered(now, limit))
   }
 
   pruneKeys(now: number): number {

@@ -4,6 +4,7 @@ import type {
   IdempotencyRecord,
   IdempotencyStore,
   KeptResponse,
+  UnansweredKey,
 } from '../../ports/idempotency-store.js'
 
 /**
@@ -58,6 +59,16 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     } finally {
       this.#taking.delete(key)
     }
+  }
+
+  async unanswered(now: number, limit: number): Promise<UnansweredKey[]> {
+    const found: UnansweredKey[] = []
+    for (const { key, value } of this.#records.getRange()) {
+      if (this.#taking.has(key)) continue
+      const record = JSON.parse(value) as IdempotencyRecord
+      if (!record.answer && record.expiresAt > now) found.push({ key, record })
+    }
+    return found.sort((a, b) => a.record.takenAt - b.record.takenAt).slice(0, limit)
   }
 
   /** Reads one key, and probes the disk after a failed commit (`EmbeddedEnv.probe`). */

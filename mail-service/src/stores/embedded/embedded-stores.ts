@@ -75,7 +75,8 @@ export class EmbeddedStores {
   }
 
   async #openEnv(): Promise<EmbeddedEnv> {
-    const env = await EmbeddedEnv.open(this.#dataDir, 'mail-service')
+    // A send's message (or log record) is written while its count is written behind it.
+    const env = await EmbeddedEnv.open(this.#dataDir, 'mail-service', { writesAtOnce: 2 })
     try {
       for (const name of logNames) {
         for (const line of await importNedbLogOnce(env, name)) this.#say(line)

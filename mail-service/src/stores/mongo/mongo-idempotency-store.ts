@@ -4,6 +4,7 @@ import type {
   IdempotencyRecord,
   IdempotencyStore,
   KeptResponse,
+  UnansweredKey,
 } from '../../ports/idempotency-store.js'
 import { ensureIndexes } from './mongo-indexes.js'
 
@@ -14,6 +15,7 @@ type KeyDocument = {
   takenAt: number
   expiresAt: Date
   answer?: KeptResponse
+  owner?: string
 }
 
 /** The database forgets a key once its `expiresAt` has passed (its TTL monitor runs each minute). */
@@ -89,6 +91,20 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     })
   }
 
+  unanswered(now: number, limit: number): Promise<UnansweredKey[]> {
+    return this.#within(async (signal) => {
+      const filter = { answer: { $exists: false }, expiresAt: { $gt: new Date(now) } }
+      // This process's own takes are in progress: read past them, then leave them out.
+      const documents = await this.#keys
+        .find(filter, { sort: { takenAt: 1 }, limit: limit + this.#taken.size, signal })
+        .toArray()
+      return documents
+        .filter((document) => !this.#taken.has(document._id))
+        .slice(0, limit)
+        .map((document) => ({ key: document._id, record: toRecord(document) }))
+    })
+  }
+
   async ping(): Promise<void> {
     await withinDeadline(this.#timeoutMs, (signal) =>
       this.#keys.findOne({}, { projection: { _id: 1 }, signal }),
@@ -131,11 +147,20 @@ function mine(key: string, takenAt: number) {
   return { _id: key, takenAt, answer: { $exists: false } }
 }
 
-function toDocument(key: string, { fingerprint, takenAt, expiresAt }: IdempotencyRecord) {
-  return { _id: key, fingerprint, takenAt, expiresAt: new Date(expiresAt) }
+function toDocument(
+  key: string,
+  { fingerprint, takenAt, expiresAt, owner }: IdempotencyRecord,
+): KeyDocument {
+  return { _id: key, fingerprint, takenAt, expiresAt: new Date(expiresAt), ...(owner && { owner }) }
 }
 
-function toRecord({ fingerprint, takenAt, expiresAt, answer }: KeyDocument): IdempotencyRecord {
-  const record = { fingerprint, takenAt, expiresAt: expiresAt.getTime() }
+function toRecord({
+  fingerprint,
+  takenAt,
+  expiresAt,
+  answer,
+  owner,
+}: KeyDocument): IdempotencyRecord {
+  const record = { fingerprint, takenAt, expiresAt: expiresAt.getTime(), ...(owner && { owner }) }
   return answer ? { ...record, answer: { status: answer.status, body: answer.body } } : record
 }

@@ -2,6 +2,7 @@ import type {
   IdempotencyRecord,
   IdempotencyStore,
   KeptResponse,
+  UnansweredKey,
 } from '../../../src/ports/idempotency-store.js'
 
 /**
@@ -31,6 +32,14 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   async complete(key: string, answer: KeptResponse, takenAt: number): Promise<void> {
     const held = this.#records.get(key)
     if (held?.takenAt === takenAt && !held.answer) held.answer = { ...answer }
+  }
+
+  async unanswered(now: number, limit: number): Promise<UnansweredKey[]> {
+    return [...this.#records]
+      .filter(([, record]) => !record.answer && record.expiresAt > now)
+      .sort(([, a], [, b]) => a.takenAt - b.takenAt)
+      .slice(0, limit)
+      .map(([key, record]) => ({ key, record: structuredClone(record) }))
   }
 
   async release(key: string): Promise<void> {
