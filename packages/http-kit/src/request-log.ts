@@ -1,8 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
-import { addResponseHeader, completeResponse } from './response-headers.js'
 import { safeInLine } from './safe-in-line.js'
-
-export type RequestLogVariables = { requestId: string }
 
 /** What a caller's id may be to be kept: hono's `requestId`'s rule, 128 characters at most. */
 const acceptableRequestId = /^[\w=-]{1,128}$/
@@ -70,35 +66,4 @@ export function responseOutsideApp(
   console.log(requestLine(requestId, request.method, path, status, startedAt).trimEnd())
   const headers = { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }
   return Response.json(body, { status, headers })
-}
-
-/**
- * The first middleware of both micros: a request id (the caller's `x-request-id` when sane,
- * otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the response),
- * `X-Content-Type-Options: nosniff` on every response, so that no browser takes a JSON response that
- * echoes input for a script or a page, and one line per request: time, id, method, path,
- * status, ms. Only the path is logged, never headers or bodies, so no key reaches the log. The
- * kit keeps its own: hono's `logger` prints no request id, its `requestId` and `secureHeaders`
- * set their headers with `c.header` (a `Headers` object for every request, a sixth of a read's
- * rate on the Workers runtime) or on the finished answer (which takes the node adapter off its
- * fast path); here they are the response's own (`addResponseHeader`, `completeResponse`).
- * @example app.use(...requestLog({ write: (line) => process.stdout.write(line) }))
- */
-export function requestLog({
-  write,
-}: {
-  /** Takes each line, newline included. */
-  write: (line: string) => void
-}): MiddlewareHandler<{ Variables: RequestLogVariables }>[] {
-  const logRequest: MiddlewareHandler<{ Variables: RequestLogVariables }> = async (c, next) => {
-    const startedAt = performance.now()
-    const requestId = requestIdFor(c.req.header('x-request-id'))
-    c.set('requestId', requestId)
-    addResponseHeader(c, 'x-request-id', requestId)
-    addResponseHeader(c, 'x-content-type-options', 'nosniff')
-    await next()
-    completeResponse(c)
-    write(requestLine(requestId, c.req.method, c.req.path, c.res.status, startedAt))
-  }
-  return [logRequest]
 }
