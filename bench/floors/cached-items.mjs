@@ -21,7 +21,7 @@ export function cachedItems(documentsFile) {
 export const corsHeaders = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'etag, idempotent-replayed, link, location, retry-after, x-request-id',
+    'etag, idempotent-replayed, link, location, mail-events, retry-after, x-request-id',
 }
 
 /** Says the port on stdout once listening, and stops on SIGTERM or SIGINT. */

@@ -49,7 +49,7 @@ describe.each(apps)("an answer's headers on %s", (_, appOf) => {
     expect(headersOf(answer)).toEqual({
       'access-control-allow-origin': '*',
       'access-control-expose-headers':
-        'etag, idempotent-replayed, link, location, retry-after, x-request-id',
+        'etag, idempotent-replayed, link, location, mail-events, retry-after, x-request-id',
       'content-type': 'application/json',
       etag: '"a"',
       'x-content-type-options': 'nosniff',
