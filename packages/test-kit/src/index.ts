@@ -41,6 +41,7 @@ export { type IssuerMode, OidcIssuer, type OidcIssuerOptions } from './oidc-issu
 export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
 export { RawConnection, type RawResponse, rawRequest, trickledPost } from './raw-connection.js'
 export { killBuiltEntries } from './running-children.js'
+export { ScrapedMetrics } from './scraped-metrics.js'
 export { SmallDisk } from './small-disk.js'
 export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'
 export type { TestTls } from './tls.global-setup.js'
