@@ -75,26 +75,6 @@ export function isoStamp(now: number): string {
 }
 
 /**
- * A JSON response made outside the service app (by a Worker before its app runs, or by an object
- * whose app could not open), as the app's own responses go: the caller's sane `x-request-id` or a
- * new one, nosniff, and its log line on the console.
- * @example return responseOutsideApp(request, 503, { error: 'database unavailable' }, startedAt)
- */
-export function responseOutsideApp(
-  request: Request,
-  status: number,
-  body: { error: string },
-  /** When the request came (`performance.now()`), for the log line's ms. */
-  startedAt: number,
-): Response {
-  const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
-  const path = new URL(request.url).pathname
-  console.log(requestLine(requestId, request.method, path, status, startedAt).trimEnd())
-  const headers = { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }
-  return Response.json(body, { status, headers })
-}
-
-/**
  * The first middleware of both micros: a request id (the caller's `x-request-id` when sane,
  * otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the response),
  * `X-Content-Type-Options: nosniff` on every response, so that no browser takes a JSON response that

@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { matchedRoutes } from 'hono/route'
 
 /**
  * The template of the route that answered `c` (`/items/:id`), read once the response is made,
@@ -9,6 +8,8 @@ import { matchedRoutes } from 'hono/route'
  * for every unknown path, so that no raw path reaches a metric's labels.
  */
 export function routeTemplateOf(c: Context): string | undefined {
-  const route = matchedRoutes(c)[c.req.routeIndex]
+  // The request's own getter, not `hono/route`'s helper of the same: that module brings Hono's
+  // URL helpers into what a Worker's entry loads at every start (kept under 8 kB).
+  const route = c.req.matchedRoutes[c.req.routeIndex]
   return route === undefined || route.method === 'ALL' ? undefined : route.path
 }

@@ -46,4 +46,10 @@ export { SmallDisk } from './small-disk.js'
 export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'
 export type { TestTls } from './tls.global-setup.js'
 export { type AssetsOption, assetsOf } from './worker-assets.js'
+export {
+  analyticsEngineStandIn,
+  consoleObjectsIn,
+  type DataPoint,
+  dataPointsIn,
+} from './worker-console.js'
 export { WranglerDev, type WranglerDevOptions } from './wrangler-dev.js'

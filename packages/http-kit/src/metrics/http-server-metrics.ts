@@ -50,9 +50,15 @@ export function httpServerMetrics({ registry = new Registry() }: { registry?: Re
   const childOf = (given: string, status: number, route: string | undefined): Child => {
     const method = knownMethods.has(given) ? given : '_OTHER'
     let byStatus = children.get(method)
-    if (byStatus === undefined) children.set(method, (byStatus = new Map()))
+    if (byStatus === undefined) {
+      byStatus = new Map()
+      children.set(method, byStatus)
+    }
     let byRoute = byStatus.get(status)
-    if (byRoute === undefined) byStatus.set(status, (byRoute = new Map()))
+    if (byRoute === undefined) {
+      byRoute = new Map()
+      byStatus.set(status, byRoute)
+    }
     let child = byRoute.get(route)
     if (child === undefined) {
       child = duration.labels({
