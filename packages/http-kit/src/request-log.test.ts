@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
+import { PatternRouter } from 'hono/router/pattern-router'
 import { describe, expect, it } from 'vitest'
-import { isoStamp, requestLine, requestLog } from './request-log.js'
+import { isoStamp, type RequestRecord, requestLine, requestLog } from './request-log.js'
 
 function loggedApp() {
   const lines: string[] = []
@@ -67,6 +68,57 @@ describe('requestLog', () => {
       const response = await app.request(path)
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     }
+  })
+})
+
+describe('requestLog onResponse', () => {
+  function observedApp() {
+    const records: RequestRecord[] = []
+    const app = new Hono({ router: new PatternRouter() })
+    app.use(...requestLog({ write: null, onResponse: (record) => records.push(record) }))
+    app.use(async (_, next) => {
+      await next()
+    })
+    const items = new Hono()
+    items.get('/items/:id', (c) => c.json({ id: c.req.param('id') }))
+    items.post('/items', (c) => c.json({ error: 'Unauthorized' }, 401))
+    app.route('/', items)
+    return { app, records }
+  }
+
+  it("gives each finished request's record with the route's template, never the path", async () => {
+    const { app, records } = observedApp()
+    const response = await app.request('/items/tt0111161')
+    await app.request('/items', { method: 'POST' })
+    expect(records).toEqual([
+      {
+        requestId: response.headers.get('x-request-id'),
+        method: 'GET',
+        path: '/items/tt0111161',
+        route: '/items/:id',
+        status: 200,
+        durationMs: expect.any(Number),
+        user: undefined,
+        keyDigest: undefined,
+      },
+      expect.objectContaining({ method: 'POST', route: '/items', status: 401 }),
+    ])
+  })
+
+  it('gives no route to a request no route of its method matched', async () => {
+    const { app, records } = observedApp()
+    await app.request('/nowhere/tt1')
+    await app.request('/items/tt1', { method: 'DELETE' })
+    expect(records.map(({ route, status }) => [route, status])).toEqual([
+      [undefined, 404],
+      [undefined, 404],
+    ])
+  })
+
+  it('writes no text line when its write is null', async () => {
+    const { app, records } = observedApp()
+    await app.request('/items/tt1')
+    expect(records).toHaveLength(1)
   })
 })
 

@@ -1,8 +1,30 @@
 import type { MiddlewareHandler } from 'hono'
+import type { ApiKeyVariables } from './api-key.js'
 import { addResponseHeader, completeResponse } from './response-headers.js'
+import { routeTemplateOf } from './route-template.js'
 import { safeInLine } from './safe-in-line.js'
 
-export type RequestLogVariables = { requestId: string }
+export type RequestLogVariables = {
+  requestId: string
+  /** Whose key a route saw (`keyDigest`'s digest), where it had one to compute: for the log. */
+  keyDigest?: string
+}
+
+/** One finished request, as its log line says it and as metrics count it. */
+export type RequestRecord = {
+  requestId: string
+  method: string
+  /** The path as requested, for the log; never a metric's label. */
+  path: string
+  /** The template of the route that answered (`/items/:id`); undefined when none matched. */
+  route: string | undefined
+  status: number
+  durationMs: number
+  /** The user a token named (its `sub`), where a route took one. */
+  user: string | undefined
+  /** The digest of the caller's API key, where a route computed it. */
+  keyDigest: string | undefined
+}
 
 /** What a caller's id may be to be kept: hono's `requestId`'s rule, 128 characters at most. */
 const acceptableRequestId = /^[\w=-]{1,128}$/
@@ -53,26 +75,6 @@ export function isoStamp(now: number): string {
 }
 
 /**
- * A JSON response made outside the service app (by a Worker before its app runs, or by an object
- * whose app could not open), as the app's own responses go: the caller's sane `x-request-id` or a
- * new one, nosniff, and its log line on the console.
- * @example return responseOutsideApp(request, 503, { error: 'database unavailable' }, startedAt)
- */
-export function responseOutsideApp(
-  request: Request,
-  status: number,
-  body: { error: string },
-  /** When the request came (`performance.now()`), for the log line's ms. */
-  startedAt: number,
-): Response {
-  const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
-  const path = new URL(request.url).pathname
-  console.log(requestLine(requestId, request.method, path, status, startedAt).trimEnd())
-  const headers = { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }
-  return Response.json(body, { status, headers })
-}
-
-/**
  * The first middleware of both micros: a request id (the caller's `x-request-id` when sane,
  * otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the response),
  * `X-Content-Type-Options: nosniff` on every response, so that no browser takes a JSON response that
@@ -86,11 +88,19 @@ export function responseOutsideApp(
  */
 export function requestLog({
   write,
+  onResponse,
 }: {
-  /** Takes each line, newline included. */
-  write: (line: string) => void
-}): MiddlewareHandler<{ Variables: RequestLogVariables }>[] {
-  const logRequest: MiddlewareHandler<{ Variables: RequestLogVariables }> = async (c, next) => {
+  /** Takes each line, newline included; null: no text line (a JSON log takes `onResponse`). */
+  write: ((line: string) => void) | null
+  /**
+   * Sees each request's record once its response is complete, at the same point as its line:
+   * metrics and a JSON log. Called synchronously; it must not throw or wait.
+   */
+  onResponse?: ((record: RequestRecord) => void) | undefined
+}): MiddlewareHandler<{ Variables: RequestLogVariables & Partial<ApiKeyVariables> }>[] {
+  const logRequest: MiddlewareHandler<{
+    Variables: RequestLogVariables & Partial<ApiKeyVariables>
+  }> = async (c, next) => {
     const startedAt = performance.now()
     const requestId = requestIdFor(c.req.header('x-request-id'))
     c.set('requestId', requestId)
@@ -98,7 +108,34 @@ export function requestLog({
     addResponseHeader(c, 'x-content-type-options', 'nosniff')
     await next()
     completeResponse(c)
-    write(requestLine(requestId, c.req.method, c.req.path, c.res.status, startedAt))
+    if (write) write(requestLine(requestId, c.req.method, c.req.path, c.res.status, startedAt))
+    if (onResponse) {
+      onResponse({
+        requestId,
+        method: c.req.method,
+        path: c.req.path,
+        route: routeTemplateOf(c),
+        status: c.res.status,
+        durationMs: performance.now() - startedAt,
+        user: c.get('writer')?.subject,
+        keyDigest: c.get('keyDigest'),
+      })
+    }
   }
   return [logRequest]
+}
+
+/**
+ * One `onResponse` that hands each record to every observer given (a JSON log, metrics), in
+ * order; undefined when none is, so that the request log does no work for them.
+ * @example onResponse: observers(appLog.onResponse, metrics?.onResponse)
+ */
+export function observers<T>(
+  ...each: readonly (((record: T) => void) | undefined)[]
+): ((record: T) => void) | undefined {
+  const given = each.filter((observer) => observer !== undefined)
+  if (given.length <= 1) return given[0]
+  return (record) => {
+    for (const observer of given) observer(record)
+  }
 }

@@ -4,9 +4,9 @@ import { type ApiKeyVariables, acceptApiKeys } from './api-key.js'
 import type { Users } from './bearer-token.js'
 import { bodyTimeout } from './body-read-first.js'
 import { cors } from './cors.js'
-import { errorHandler, type KnownError } from './errors.js'
+import { type ErrorRecord, errorHandler, type KnownError } from './errors.js'
 import type { BodyTimeoutVariables } from './json-body.js'
-import { type RequestLogVariables, requestLog } from './request-log.js'
+import { type RequestLogVariables, type RequestRecord, requestLog } from './request-log.js'
 import type { ResponseHeadersVariables } from './response-headers.js'
 
 export type ServiceEnv = {
@@ -14,10 +14,17 @@ export type ServiceEnv = {
 }
 
 export type ServiceAppOptions = {
-  /** Takes each request's line, newline included. */
-  log: (line: string) => void
-  /** Takes the lines of unexpected errors, newline included; `log` when absent. */
+  /** Takes each request's line, newline included; null: none (`onResponse` logs them as JSON). */
+  log: ((line: string) => void) | null
+  /** Takes the lines of unexpected errors, newline included; `log` (or stderr) when absent. */
   logError?: (line: string) => void
+  /**
+   * Sees each finished request's record where its line is written, synchronously: metrics, a
+   * JSON log (`request-log.ts`).
+   */
+  onResponse?: ((record: RequestRecord) => void) | undefined
+  /** Takes unexpected errors as records instead of `logError`'s lines (a JSON log). */
+  onError?: ((record: ErrorRecord) => void) | undefined
   /** The origins whose pages may write without the key (CORS_ORIGINS); every origin may read. */
   corsOrigins: readonly string[]
   /** The `x-apikey` values guarded routes accept; none: the guard is open (DESIGN.md). */
@@ -45,7 +52,9 @@ export function withServiceMiddleware<App extends Hono<ServiceEnv>>(
   app: App,
   {
     log,
-    logError = log,
+    logError = log ?? ((line) => console.error(line.trimEnd())),
+    onResponse,
+    onError,
     corsOrigins,
     apiKeys,
     users,
@@ -55,7 +64,7 @@ export function withServiceMiddleware<App extends Hono<ServiceEnv>>(
 ): App {
   const keyedWrites = apiKeys.length > 0
   app.use(
-    ...requestLog({ write: log }),
+    ...requestLog({ write: log, onResponse }),
     cors({ writeOrigins: corsOrigins, keyedWrites, tokenWrites: users !== undefined }),
     acceptApiKeys(apiKeys, { writeOrigins: corsOrigins, users }),
     (c, next) => {
@@ -64,6 +73,6 @@ export function withServiceMiddleware<App extends Hono<ServiceEnv>>(
     },
   )
   app.notFound(noRouteResponse(allowedMethods(app.routes)))
-  app.onError(errorHandler({ log: logError, known: knownErrors }))
+  app.onError(errorHandler({ log: logError, onError, known: knownErrors }))
   return app
 }
