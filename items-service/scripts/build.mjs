@@ -31,6 +31,11 @@ await Promise.all([
     format: 'esm',
     // Dependencies are bundled too: resolving and loading hundreds of files made start-up slow.
     external,
+    // Some bundled packages (prom-client, pino) are CommonJS and require Node's built-ins, which
+    // an ES module can only do through a require of its own.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     // The kit's Swagger UI files come in as text (package.json `imports` of http-kit), in a chunk
     // loaded by the first request for the docs.
     conditions: ['text-imports', 'module'],

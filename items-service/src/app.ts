@@ -1,4 +1,4 @@
-import { createServiceApp } from '@movies-and-mail/http-kit/app'
+import { createServiceApp, type ServiceAppOptions } from '@movies-and-mail/http-kit/app'
 import { addDocsRoutes } from '@movies-and-mail/http-kit/docs'
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
 import { type EventsOptions, eventsApp } from './events/events.app.js'
@@ -23,10 +23,17 @@ export type AppOptions = {
   users?: IssuerUsers | undefined
   /** The origins whose pages may write without the key (`['*']`: any); none by default. */
   corsOrigins?: readonly string[]
-  /** Where request lines go, and errors unless `logError` is given; stdout by default. */
-  log?: (line: string) => void
+  /**
+   * Where request lines go, and errors unless `logError` is given; stdout by default; null:
+   * none (a JSON log takes `onResponse` and `onError`).
+   */
+  log?: ((line: string) => void) | null
   /** Where the lines of unexpected errors go (their secrets redacted there); `log` by default. */
   logError?: (line: string) => void
+  /** Sees each finished request's record (metrics, a JSON log): the kit's `onResponse`. */
+  onResponse?: ServiceAppOptions['onResponse']
+  /** Takes unexpected errors as records instead of lines (a JSON log). */
+  onError?: ServiceAppOptions['onError']
   /** The built web app served at `/`; none in tests that do not need it. */
   webAssets?: WebAssets
   /** Where the web app's "Send mail" form posts. */
@@ -56,7 +63,9 @@ export function createApp({
   users,
   corsOrigins = [],
   log = (line) => process.stdout.write(line),
-  logError = log,
+  logError,
+  onResponse,
+  onError,
   webAssets = new Map(),
   mailServiceUrl = 'http://localhost:4001',
   events = {},
@@ -67,7 +76,9 @@ export function createApp({
 }: AppOptions) {
   const app = createServiceApp({
     log,
-    logError,
+    ...(logError && { logError }),
+    onResponse,
+    onError,
     corsOrigins,
     apiKeys: apiKey === undefined ? [] : [apiKey],
     users: users && { verify: users.verify, realm: 'items-service' },

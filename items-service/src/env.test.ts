@@ -16,6 +16,8 @@ const defaults = {
   shutdownTimeoutMs: 10_000,
   mailServiceUrl: 'http://localhost:4001',
   bodyTimeoutMs: 30_000,
+  metrics: undefined,
+  logFormat: 'text',
   bounds: { maxItems: 100_000, maxBytes: 33_554_432 },
   events: {
     maxStreams: 10_000,
@@ -50,6 +52,9 @@ describe('parseEnv', () => {
       EVENTS_HEARTBEAT_MS: '30000',
       CLIENT_IP_HEADER: 'X-Forwarded-For',
       BODY_TIMEOUT_MS: '5000',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '0.0.0.0',
+      LOG_FORMAT: 'json',
       ITEMS_MAX_COUNT: '500',
       ITEMS_MAX_BYTES: '100000',
       ITEMS_JWT_ISSUER: 'https://id.example/',
@@ -76,6 +81,8 @@ describe('parseEnv', () => {
       shutdownTimeoutMs: 2500,
       mailServiceUrl: 'https://mail.example',
       bodyTimeoutMs: 5000,
+      metrics: { port: 9464, host: '0.0.0.0' },
+      logFormat: 'json',
       bounds: { maxItems: 500, maxBytes: 100_000 },
       events: {
         maxStreams: 50,
@@ -225,7 +232,7 @@ describe('parseEnv', () => {
 
   it('lists every setting it reads by name', () => {
     expect([...settingNames].sort()).toEqual(
-      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS MAIL_SERVICE_URL ITEMS_MAX_COUNT ITEMS_MAX_BYTES EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER ITEMS_JWT_ISSUER ITEMS_JWT_AUDIENCE ITEMS_JWKS_URL ITEMS_OIDC_CLIENT_ID'
+      'PORT HOST CONNECTION_URL DB_NAME COLLECTION_NAME DATA_DIR ITEMS_APIKEY CORS_ORIGINS CONNECT_TIMEOUT_MS SHUTDOWN_TIMEOUT_MS BODY_TIMEOUT_MS METRICS_PORT METRICS_HOST LOG_FORMAT MAIL_SERVICE_URL ITEMS_MAX_COUNT ITEMS_MAX_BYTES EVENTS_MAX_STREAMS EVENTS_MAX_STREAMS_PER_CLIENT EVENTS_IDLE_CLOSE_MS EVENTS_HEARTBEAT_MS CLIENT_IP_HEADER ITEMS_JWT_ISSUER ITEMS_JWT_AUDIENCE ITEMS_JWKS_URL ITEMS_OIDC_CLIENT_ID'
         .split(' ')
         .sort(),
     )

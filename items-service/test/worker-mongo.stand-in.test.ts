@@ -1,4 +1,4 @@
-import { MongoStandIn } from '@movies-and-mail/test-kit'
+import { consoleObjectsIn, MongoStandIn } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Item } from '../src/store/item-store.js'
 import { WorkerUnderTest } from './support/worker-under-test.js'
@@ -137,7 +137,9 @@ describe('the Worker whose MongoDB does not answer its first request', () => {
       expect(performance.now() - started).toBeLessThan(boundMs)
       // The log says why; the client is told only that the database does not answer.
       expect(worker.stderr).toMatch(/items-service cannot start: .*timed out/)
-      expect(worker.stdout).toMatch(/ GET \/items 503 /)
+      expect(consoleObjectsIn(worker.stdout)).toContainEqual(
+        expect.objectContaining({ method: 'GET', path: '/items', status: 503 }),
+      )
 
       standIn.answer()
       await vi.waitFor(async () => expect((await worker.request('/items')).status).toBe(200), {

@@ -1,3 +1,4 @@
+import { consoleObjectsIn } from '@movies-and-mail/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closedPort } from './support/built-service.js'
 import { nodeTarget, useRunning, workerTarget } from './support/targets.js'
@@ -46,9 +47,7 @@ describe('the Worker with its static assets', () => {
 
   /** Whether the Worker logged a request for `path`: whether it ran for it. */
   const logged = (path: string) =>
-    worker()
-      .stdout.split('\n')
-      .some((line) => line.includes(` GET ${path} `))
+    consoleObjectsIn(worker().stdout).some((entry) => entry.method === 'GET' && entry.path === path)
 
   it('serves the page at / itself, as Node does: the page names the mail service, a setting', async () => {
     const page = await sameAsNode('/')

@@ -1,4 +1,4 @@
-import { createServiceApp } from '@movies-and-mail/http-kit/app'
+import { createServiceApp, type ServiceAppOptions } from '@movies-and-mail/http-kit/app'
 import { addDocsRoutes } from '@movies-and-mail/http-kit/docs'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { StoreFullError, StoreUnavailableError } from '@movies-and-mail/store-kit'
@@ -13,9 +13,9 @@ import type { SendCounter } from './ports/send-counter.js'
 import type { RateLimits } from './rate-limits/buckets.js'
 import { recordsApp } from './records/records.app.js'
 import { Background } from './sendmail/background.js'
-import type { MailLogRetry } from './sendmail/send-mail.js'
+import type { MailLogRetry, SendMailDeps } from './sendmail/send-mail.js'
 import { sendMailApp } from './sendmail/sendmail.app.js'
-import { webhooksApp } from './webhooks/webhooks.app.js'
+import { type WebhooksDeps, webhooksApp } from './webhooks/webhooks.app.js'
 
 export type AppDeps = {
   mailer: Mailer
@@ -34,10 +34,18 @@ export type AppDeps = {
   /** How long a request's body may take to arrive (BODY_TIMEOUT_MS): 408 after it. */
   bodyTimeoutMs?: number
   template: MailTemplate
-  /** One line per request goes here, newline included. */
-  log?: (line: string) => void
+  /** One line per request goes here, newline included; null: none (a JSON log takes them). */
+  log?: ((line: string) => void) | null
   /** Failures the client cannot see in full go here. */
   logError?: (line: string) => void
+  /** Sees each finished request's record (metrics, a JSON log): the kit's `onResponse`. */
+  onResponse?: ServiceAppOptions['onResponse']
+  /** Takes unexpected errors as records instead of lines (a JSON log). */
+  onError?: ServiceAppOptions['onError']
+  /** Told what became of each send (metrics). */
+  onSend?: SendMailDeps['onSend']
+  /** Told the kind of each of Mailgun's events filed (metrics). */
+  onDeliveryEvent?: WebhooksDeps['onDeliveryEvent']
   /** How a failed mail log insert is tried again. */
   retry?: MailLogRetry
   /** Where `Idempotency-Key`s are kept. */
@@ -76,6 +84,10 @@ export function createApp({
   template,
   log = (line) => console.log(line.trimEnd()),
   logError: writeError = console.error,
+  onResponse,
+  onError,
+  onSend,
+  onDeliveryEvent,
   retry,
   idempotency,
   counter,
@@ -95,6 +107,8 @@ export function createApp({
   const app = createServiceApp({
     log,
     logError: (line) => logError(line.trimEnd()),
+    onResponse,
+    onError,
     corsOrigins,
     apiKeys,
     // A store that cannot answer, or has no room: 503 or 507, with the store's message.
@@ -114,14 +128,14 @@ export function createApp({
   app.include(healthApp({ stores, logError }))
   app.include(
     sendMailApp({
-      ...{ mailer, mailLog, template, retry, logError },
+      ...{ mailer, mailLog, template, retry, logError, onSend },
       ...{ idempotency, counter, rateLimits, timeoutMs, giveUpMs, background },
     }),
   )
   app.include(
     recordsApp({ mailLog, outbox, events, readerOf: recordReader(adminApiKeys), logError }),
   )
-  app.include(webhooksApp({ events, signingKey: webhookSigningKey, logError }))
+  app.include(webhooksApp({ events, signingKey: webhookSigningKey, logError, onDeliveryEvent }))
   addDocsRoutes(app, {
     title: 'Mail service',
     version: '1.0.0',

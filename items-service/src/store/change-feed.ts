@@ -36,6 +36,7 @@ export class ChangeFeed {
   #counter = Date.now() * 1000
   readonly #subscribers = new Set<Subscriber>()
   #ended = false
+  #sent = 0
 
   constructor({ capacity = 1000, maxBytes = 1024 * 1024 }: ChangeFeedOptions = {}) {
     this.#capacity = capacity
@@ -52,6 +53,11 @@ export class ChangeFeed {
   /** How many follow the feed now. */
   get followers(): number {
     return this.#subscribers.size
+  }
+
+  /** How many events followers were handed, live or replayed since the start: for metrics. */
+  get eventsSent(): number {
+    return this.#sent
   }
 
   /** Tells every follower of a change; `id` is the store's, or one is made. */
@@ -81,6 +87,12 @@ export class ChangeFeed {
    * old, of another process, or not one of ours).
    */
   since(lastId: string): FeedEvent[] | null {
+    const missed = this.#missedSince(lastId)
+    this.#sent += missed?.length ?? 0
+    return missed
+  }
+
+  #missedSince(lastId: string): FeedEvent[] | null {
     if (lastId === this.#lastId) return []
     if (lastId === this.#floor) return [...this.#buffer]
     const index = this.#buffer.findIndex((event) => event.id === lastId)
@@ -130,6 +142,7 @@ export class ChangeFeed {
   /** One follower's failure must not keep the event from the others: it stops following. */
   #tell(subscriber: Subscriber, event: FeedEvent): void {
     try {
+      this.#sent += 1
       subscriber.event(event)
     } catch {
       this.#subscribers.delete(subscriber)

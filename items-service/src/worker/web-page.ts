@@ -1,8 +1,10 @@
 import { createPlainServiceApp } from '@movies-and-mail/http-kit/page'
 import { redactText } from '@movies-and-mail/http-kit/redact'
+import { analyticsDatasetOf, workerAppLog } from '@movies-and-mail/http-kit/workers-monitoring'
 import { parseEnv, secretValues } from '../env.js'
 import { pageSignInOf } from '../web/page.js'
 import { pageHandler } from '../web/page-handler.js'
+import { settingsOf } from './items-object.js'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
@@ -16,7 +18,8 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * icon are static assets. None when the settings do not parse: the app then answers, 503,
  * and its log names the setting.
  */
-export function webPage(settings: Record<string, string>): Fetch | undefined {
+export function webPage(bindings: Record<string, unknown>): Fetch | undefined {
+  const settings = settingsOf(bindings)
   let parsed: ReturnType<typeof parseEnv>
   try {
     parsed = parseEnv(settings)
@@ -25,7 +28,7 @@ export function webPage(settings: Record<string, string>): Fetch | undefined {
   }
   const secrets = secretValues(settings)
   const app = createPlainServiceApp({
-    log: (line) => console.log(line.trimEnd()),
+    ...workerAppLog({ secrets, analytics: analyticsDatasetOf(bindings) }),
     logError: (line) => console.error(redactText(line.trimEnd(), secrets)),
     corsOrigins: parsed.corsOrigins,
     apiKeys: parsed.apiKey === undefined ? [] : [parsed.apiKey],

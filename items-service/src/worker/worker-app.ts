@@ -1,5 +1,6 @@
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
+import { analyticsDatasetOf, workerAppLog } from '@movies-and-mail/http-kit/workers-monitoring'
 import { responseOutsideApp } from '@movies-and-mail/http-kit/workers-runtime'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
@@ -35,9 +36,10 @@ export function workerApp(bindings: Bindings): Fetch {
     // The isolate fetches the issuer's key set and keeps it for every request it serves.
     users: settings.users && issuerUsers(settings.users),
     corsOrigins: settings.corsOrigins,
-    // A request line holds what the service wrote and the path; an error line may quote a
-    // library's message, and with it a URL or a setting that holds a secret.
-    log: (line) => console.log(line.trimEnd()),
+    // Each request an object on the console (Workers Logs indexes its fields) and, with an
+    // ANALYTICS dataset bound, a data point; an error may quote a library's message, and with
+    // it a URL or a setting that holds a secret.
+    ...workerAppLog({ secrets, analytics: analyticsDatasetOf(bindings) }),
     logError: (line) => console.error(redactText(line.trimEnd(), secrets)),
     mailServiceUrl: settings.mailServiceUrl,
     followChanges: (request) => store.followChanges(request),

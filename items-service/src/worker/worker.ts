@@ -5,7 +5,7 @@ import {
 } from '@movies-and-mail/http-kit/workers-runtime'
 import { maxItemBodyBytes } from '../items/max-item-body-bytes.js'
 import { asksForPage } from './asks-for-page.js'
-import { type Bindings, settingsOf } from './items-object.js'
+import type { Bindings } from './items-object.js'
 import type { webPage } from './web-page.js'
 import type { workerApp } from './worker-app.js'
 
@@ -33,7 +33,7 @@ let deadlineMs: number | undefined
 export default {
   async fetch(request: Request, bindings: Bindings): Promise<Response> {
     if (asksForPage(request)) {
-      page ??= import('./web-page.js').then(({ webPage }) => webPage(settingsOf(bindings)))
+      page ??= import('./web-page.js').then(({ webPage }) => webPage(bindings))
       const response = await page
       if (response) return response(request)
     }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { assetsOf } from '@movies-and-mail/test-kit'
+import { analyticsEngineStandIn, assetsOf } from '@movies-and-mail/test-kit'
 import { Miniflare, type MiniflareOptions } from 'miniflare'
 
 /**
@@ -60,14 +60,19 @@ export class WorkerUnderTest {
   #stderr = ''
   #url = ''
 
-  private constructor(settings: Record<string, string>, persist: Persisted, upload: Upload) {
+  private constructor(
+    settings: Record<string, string>,
+    persist: Persisted,
+    upload: Upload,
+    analytics: boolean,
+  ) {
     const bundlePath = uploads[upload]
     if (!existsSync(bundlePath)) {
       throw new Error(
         `${bundlePath} is missing: run npm run build -w items-service, then npm run build:worker -w items-service`,
       )
     }
-    this.#options = {
+    const worker = {
       modules: modulesOf(bundlePath),
       // Without it, workerd refuses the module's path (it holds '..' relative to the cwd).
       modulesRoot: dirname(bundlePath),
@@ -76,6 +81,8 @@ export class WorkerUnderTest {
       compatibilityFlags,
       durableObjects: { ITEMS: { className: 'ItemsObject', useSQLite: true } },
       bindings: settings,
+    }
+    const shared = {
       ...persist,
       handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
         stdout.setEncoding('utf8').on('data', (text: string) => {
@@ -86,22 +93,30 @@ export class WorkerUnderTest {
         })
       },
     }
+    // With `analytics`, an ANALYTICS dataset is bound: a stand-in that prints each data point.
+    const standIn = { ANALYTICS: { scriptName: analyticsEngineStandIn.name } }
+    this.#options = analytics
+      ? { ...shared, workers: [{ ...worker, wrappedBindings: standIn }, analyticsEngineStandIn] }
+      : { ...shared, ...worker }
     this.#mf = new Miniflare(this.#options)
   }
 
   /**
    * Starts the Worker as `upload` is deployed (the default one, without the MongoDB driver); its
-   * objects are kept in `persistDir`, or in memory without one.
+   * objects are kept in `persistDir`, or in memory without one; with `analytics`, an Analytics
+   * Engine dataset bound as ANALYTICS (a stand-in: `dataPointsIn(worker.stdout)`).
    */
   static async start(
     settings: Record<string, string>,
     persistDir?: string,
     upload: Upload = 'default',
+    { analytics = false }: { analytics?: boolean } = {},
   ): Promise<WorkerUnderTest> {
     const worker = new WorkerUnderTest(
       settings,
       { durableObjectsPersist: persistDir ?? false },
       upload,
+      analytics,
     )
     worker.#url = String(await worker.#mf.ready).replace(/\/$/, '')
     return worker

@@ -19,6 +19,15 @@ import { heldOutcome, outcomeUnknown } from './held-key.js'
 import { failure, type SendMailOutcome } from './outcome.js'
 import { sentAnswer } from './provider-answer.js'
 
+/**
+ * What became of one send, for metrics: sent (the provider took it), replayed (an
+ * `Idempotency-Key` answered its first answer again), rate-limited (by the recipient's limit or
+ * the key's), failed (the provider refused it), timed out (no answer in time: it may be sent).
+ */
+export type SendObserved =
+  | { outcome: 'sent' | 'replayed' | 'failed' | 'timed_out' }
+  | { outcome: 'rate_limited'; limit: 'recipient' | 'key' }
+
 /** How a mail log insert that failed is tried again, after `delayMs` times the attempt. */
 export type MailLogRetry = { attempts?: number; delayMs?: number }
 
@@ -35,6 +44,8 @@ export type SendMailDeps = {
   giveUpMs: number
   retry?: MailLogRetry | undefined
   logError: (line: string) => void
+  /** Told what became of each send, once its answer is decided (metrics). */
+  onSend?: ((send: SendObserved) => void) | undefined
 }
 
 /** A `POST /sendmail` whose key and body were checked. */
@@ -72,7 +83,11 @@ export async function sendMail(
     const held = await askStore(deps, 'store of idempotency keys', () =>
       deps.idempotency.take(key, record),
     )
-    if (held) return heldOutcome(deps, { key, held, fingerprint, owner, now })
+    if (held) {
+      const outcome = await heldOutcome(deps, { key, held, fingerprint, owner, now })
+      if (outcome.status === 201 || outcome.status === 202) deps.onSend?.({ outcome: 'replayed' })
+      return outcome
+    }
   }
   const freeKey = async () => {
     if (key !== undefined) await deps.idempotency.release(key).catch(() => {})
@@ -89,6 +104,7 @@ export async function sendMail(
   })
   if (!admission.admitted) {
     await freeKey()
+    deps.onSend?.({ outcome: 'rate_limited', limit: limitOf(admission.bucket) })
     return tooMany(admission)
   }
 
@@ -98,17 +114,24 @@ export async function sendMail(
     await deps.counter.giveBack(buckets, now, Date.now()).catch(() => {})
     await freeKey()
   }
-  const settle = async (result: SendResult): Promise<SendMailOutcome> => {
+  // A send that outlived the client's wait was counted then (timed out), not again as it settles.
+  const settle = async (
+    result: SendResult,
+    onSend: SendMailDeps['onSend'] | null = deps.onSend,
+  ): Promise<SendMailOutcome> => {
     if (result.outcome === 'refused') {
       await notSent()
+      onSend?.({ outcome: 'failed' })
       return failure(result.status, result.error)
     }
     if (result.outcome === 'unknown') {
+      onSend?.({ outcome: 'timed_out' })
       // It may have reached an inbox: it counts, and the key stays taken until it expires.
       deps.logError(`sendmail: the outcome of a send is unknown: ${result.error}`)
       const error = key === undefined ? result.error : `${result.error}; ${outcomeUnknown}`
       return failure(result.status, error)
     }
+    onSend?.({ outcome: 'sent' })
     const { output, ...answer } = sentAnswer(result)
     const recordId = await logSent(deps, { email, name, output }, owner)
     if (key !== undefined) {
@@ -133,11 +156,15 @@ export async function sendMail(
       await notSent()
       throw error
     }
-    const followUp = sending.then(settle, notSent).then(() => {})
+    deps.onSend?.({ outcome: 'timed_out' })
+    const followUp = sending.then((late) => settle(late, null), notSent).then(() => {})
     return { ...failure(504, 'the mail provider did not answer in time'), followUp }
   }
   return settle(result)
 }
+
+/** Which limit a bucket counts for: a recipient's (`to:…`) or an API key's. */
+const limitOf = (bucket: string) => (bucket.startsWith('to:') ? 'recipient' : 'key')
 
 /** 429, naming the limit that refused and when a send fits in it again. */
 function tooMany({
@@ -145,7 +172,7 @@ function tooMany({
   retryAfterMs,
 }: Extract<Admission, { admitted: false }>): SendMailOutcome {
   const seconds = Math.ceil(retryAfterMs / 1000)
-  const what = bucket.startsWith('to:') ? 'this recipient' : 'this API key'
+  const what = limitOf(bucket) === 'recipient' ? 'this recipient' : 'this API key'
   return failure(429, `too many sends for ${what}; try again in ${seconds} s`, {
     'retry-after': String(seconds),
   })

@@ -1,5 +1,6 @@
-import { jsonBytes } from '@movies-and-mail/http-kit/app'
+import { jsonBytes, type ServiceEnv } from '@movies-and-mail/http-kit/app'
 import { ApiApp } from '@movies-and-mail/http-kit/routes'
+import { keyDigest } from '../api-keys/key-owner.js'
 import type { Background } from './background.js'
 import { type SendMailDeps, sendMail } from './send-mail.js'
 import { sendMailRoute } from './sendmail.routes.js'
@@ -12,12 +13,15 @@ const encoder = new TextEncoder()
  * decides the response, and a send that outlives the response is kept running by `background`.
  */
 export function sendMailApp({ background, ...deps }: SendMailDeps & { background: Background }) {
-  return new ApiApp().openapi(sendMailRoute, async (c) => {
+  return new ApiApp<ServiceEnv>().openapi(sendMailRoute, async (c) => {
     const { email, name } = c.req.valid('json')
+    const apiKey = c.req.header('x-apikey') ?? ''
+    // The request's log names the key by its digest, as its records do.
+    c.set('keyDigest', await keyDigest(apiKey))
     const outcome = await sendMail(deps, {
       email,
       name,
-      apiKey: c.req.header('x-apikey') ?? '',
+      apiKey,
       idempotencyKey: c.req.valid('header')['idempotency-key'],
     })
     if (outcome.followUp) background.keep(outcome.followUp, c)

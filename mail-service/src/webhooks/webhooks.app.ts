@@ -1,6 +1,6 @@
 import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import { StoreUnavailableError } from '@movies-and-mail/store-kit'
-import type { MailEvents } from '../ports/mail-events.js'
+import type { EventName, MailEvents } from '../ports/mail-events.js'
 import { mailEventOf } from './mailgun-event.js'
 import { mailgunSignatureCheck, signatureWindowMs } from './mailgun-signature.js'
 import { mailgunWebhookRoute } from './webhooks.routes.js'
@@ -13,6 +13,8 @@ export type WebhooksDeps = {
   logError?: (line: string) => void
   /** The clock the timestamp window is read on. */
   now?: () => number
+  /** Told the kind of each event filed (metrics). */
+  onDeliveryEvent?: ((kind: EventName) => void) | undefined
 }
 
 /**
@@ -24,6 +26,7 @@ export function webhooksApp({
   signingKey,
   logError = console.error,
   now = Date.now,
+  onDeliveryEvent,
 }: WebhooksDeps) {
   const check = signingKey ? mailgunSignatureCheck(signingKey) : undefined
   return new ApiApp().openapi(mailgunWebhookRoute, async (c) => {
@@ -49,6 +52,7 @@ export function webhooksApp({
       if (!event) return c.json({ filed: false }, 200)
       const messageId = data.message.headers['message-id'].replace(/^<|>$/g, '')
       const filed = await events.file(messageId, event)
+      if (filed) onDeliveryEvent?.(event.event)
       return c.json({ filed }, 200)
     } catch (error) {
       logError(`webhooks: ${error instanceof Error ? error.message : String(error)}`)

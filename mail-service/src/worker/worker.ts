@@ -1,6 +1,7 @@
 import type { ExecutionContext } from '@cloudflare/workers-types'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
+import { analyticsDatasetOf, workerAppLog } from '@movies-and-mail/http-kit/workers-monitoring'
 import {
   bodyDeadlineMs,
   unreadBodyResponse,
@@ -11,6 +12,7 @@ import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'
 import { maxSendMailBodyBytes } from '../sendmail/sendmail.routes.js'
 import type { MailStateNamespace } from '../stores/durable/mail-state.js'
+import { analyticsEngineSends } from './analytics-sends.js'
 import { workerStores } from './worker-stores.js'
 
 export { MailStateObject } from '../stores/durable/mail-state-object.js'
@@ -51,8 +53,13 @@ async function build(bindings: Bindings): Promise<MailApp> {
   // With no key the guard lets everything through (DESIGN.md), and the mail service must never
   // be open: without API_KEYS the Worker serves nothing.
   if (settings.apiKeys.length === 0) throw new Error('API_KEYS is not set; it is required')
+  // Each request an object on the console (Workers Logs indexes its fields); with an ANALYTICS
+  // dataset bound, a data point per request, per send and per delivery event.
+  const analytics = analyticsDatasetOf(bindings)
   return createApp({
     ...adapters,
+    ...workerAppLog({ secrets: secretValues(raw), analytics }),
+    ...(analytics && analyticsEngineSends(analytics)),
     apiKeys: settings.apiKeys,
     adminApiKeys: settings.adminApiKeys,
     rateLimits: settings.rateLimits,

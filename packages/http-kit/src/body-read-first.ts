@@ -1,5 +1,5 @@
 import { joinedBytes } from './joined-bytes.js'
-import { responseOutsideApp } from './request-log.js'
+import { responseOutsideApp } from './worker-log.js'
 
 /** Why a body was not handed on: the client went away mid-body, or sent it too slowly. */
 export type UnreadBody = 'cut off' | 'late'

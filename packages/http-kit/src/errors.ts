@@ -15,6 +15,9 @@ export function describeIssues(
 /** An error class a service maps to a status of its own, its message shown as it is. */
 export type KnownError = [new (...args: never[]) => Error, ContentfulStatusCode]
 
+/** An unexpected error as a structured log takes it: the request, and the error redacted. */
+export type ErrorRecord = { requestId: string; method: string; path: string; error: string }
+
 /**
  * The error handler of both micros (`app.onError(...)`): a known error answers its status with
  * its message; an `HTTPException` under 500 keeps its status; anything else is logged (secrets
@@ -24,10 +27,13 @@ export type KnownError = [new (...args: never[]) => Error, ContentfulStatusCode]
  */
 export function errorHandler({
   log,
+  onError,
   known = [],
 }: {
   /** Takes each line, newline included. */
   log: (line: string) => void
+  /** Takes each error as a record instead of `log`'s line (a JSON log). */
+  onError?: ((record: ErrorRecord) => void) | undefined
   known?: readonly KnownError[]
 }) {
   return function respondToError(error: Error, c: Context): Response {
@@ -39,6 +45,10 @@ export function errorHandler({
     }
     const requestId = (c as Context<{ Variables: { requestId?: string } }>).get('requestId') ?? '-'
     const what = redactText(oneEntry(error))
+    if (onError) {
+      onError({ requestId, method: c.req.method, path: c.req.path, error: what })
+      return c.json({ error: 'internal error' }, 500)
+    }
     const path = safeInLine(c.req.path)
     log(`${new Date().toISOString()} ${requestId} error ${c.req.method} ${path}: ${what}\n`)
     return c.json({ error: 'internal error' }, 500)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import * as z from 'zod/mini'
 import { apiRoute } from './api-route.js'
 import { createPlainServiceApp } from './plain-service-app.js'
-import { isoStamp, requestLine } from './request-log.js'
+import { isoStamp, type RequestRecord, requestLine } from './request-log.js'
 import { createServiceApp } from './service-app.js'
 
 const itemRoute = apiRoute({
@@ -111,6 +111,50 @@ describe.each(apps)('the request log of %s', (_, appOf) => {
       const response = await app.request(path)
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     }
+  })
+})
+
+describe('the record each finished request gives onResponse', () => {
+  const observed = () => {
+    const records: RequestRecord[] = []
+    const options = {
+      log: null,
+      onResponse: (record: RequestRecord) => records.push(record),
+      corsOrigins: [],
+      apiKeys: [],
+    }
+    const app = createServiceApp(options).openapi(itemRoute, (c) => c.json({ path: c.req.path }))
+    const plain = createPlainServiceApp(options).get('/items/:id', (c) => c.json({}))
+    return { app, plain, records }
+  }
+
+  it("names the route's template, never the path, on both apps", async () => {
+    const { app, plain, records } = observed()
+    const response = await app.request('/items/tt0111161')
+    await plain.request('/items/tt0111161')
+    expect(records).toEqual([
+      {
+        requestId: response.headers.get('x-request-id'),
+        method: 'GET',
+        path: '/items/tt0111161',
+        route: '/items/:id',
+        status: 200,
+        durationMs: expect.any(Number),
+        user: undefined,
+        keyDigest: undefined,
+      },
+      expect.objectContaining({ path: '/items/tt0111161', route: '/items/:id', status: 200 }),
+    ])
+  })
+
+  it('gives no route to a request no route of its method matched, and writes no line', async () => {
+    const { app, records } = observed()
+    await app.request('/nowhere/tt1')
+    await app.request('/items/tt1', { method: 'DELETE' })
+    expect(records.map(({ route, status }) => [route, status])).toEqual([
+      [undefined, 404],
+      [undefined, 405],
+    ])
   })
 })
 

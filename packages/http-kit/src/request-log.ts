@@ -1,5 +1,27 @@
 import { safeInLine } from './safe-in-line.js'
 
+export type RequestLogVariables = {
+  requestId: string
+  /** Whose key a route saw (`keyDigest`'s digest), where it had one to compute: for the log. */
+  keyDigest?: string
+}
+
+/** One finished request, as its log line says it and as metrics count it. */
+export type RequestRecord = {
+  requestId: string
+  method: string
+  /** The path as requested, for the log; never a metric's label. */
+  path: string
+  /** The template of the route that answered (`/items/:id`); undefined when none matched. */
+  route: string | undefined
+  status: number
+  durationMs: number
+  /** The user a token named (its `sub`), where a route took one. */
+  user: string | undefined
+  /** The digest of the caller's API key, where a route computed it. */
+  keyDigest: string | undefined
+}
+
 /** What a caller's id may be to be kept: hono's `requestId`'s rule, 128 characters at most. */
 const acceptableRequestId = /^[\w=-]{1,128}$/
 // The random prefix tells the ids of one process from those of the next. Made on first use:
@@ -49,21 +71,16 @@ export function isoStamp(now: number): string {
 }
 
 /**
- * A JSON response made outside the service app (by a Worker before its app runs, or by an object
- * whose app could not open), as the app's own responses go: the caller's sane `x-request-id` or a
- * new one, nosniff, and its log line on the console.
- * @example return responseOutsideApp(request, 503, { error: 'database unavailable' }, startedAt)
+ * One `onResponse` that hands each record to every observer given (a JSON log, metrics), in
+ * order; undefined when none is, so that the request log does no work for them.
+ * @example onResponse: observers(appLog.onResponse, metrics?.onResponse)
  */
-export function responseOutsideApp(
-  request: Request,
-  status: number,
-  body: { error: string },
-  /** When the request came (`performance.now()`), for the log line's ms. */
-  startedAt: number,
-): Response {
-  const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
-  const path = new URL(request.url).pathname
-  console.log(requestLine(requestId, request.method, path, status, startedAt).trimEnd())
-  const headers = { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }
-  return Response.json(body, { status, headers })
+export function observers<T>(
+  ...each: readonly (((record: T) => void) | undefined)[]
+): ((record: T) => void) | undefined {
+  const given = each.filter((observer) => observer !== undefined)
+  if (given.length <= 1) return given[0]
+  return (record) => {
+    for (const observer of given) observer(record)
+  }
 }

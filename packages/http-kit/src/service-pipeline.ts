@@ -5,20 +5,33 @@ import { type ApiKeyVariables, writeGuardOf } from './api-key.js'
 import type { Users } from './bearer-token.js'
 import { bodyTimeout } from './body-read-first.js'
 import { corsPolicy, isPreflight } from './cors.js'
-import { errorHandler, type KnownError } from './errors.js'
+import { type ErrorRecord, errorHandler, type KnownError } from './errors.js'
 import type { BodyTimeoutVariables } from './json-body.js'
-import { requestIdFor, requestLine } from './request-log.js'
+import {
+  type RequestLogVariables,
+  type RequestRecord,
+  requestIdFor,
+  requestLine,
+} from './request-log.js'
 import { completeResponse, type ResponseHeadersVariables } from './response-headers.js'
+import { routeTemplateOf } from './route-template.js'
 
 export type ServiceEnv = {
-  Variables: ResponseHeadersVariables & ApiKeyVariables & BodyTimeoutVariables
+  Variables: RequestLogVariables & ResponseHeadersVariables & ApiKeyVariables & BodyTimeoutVariables
 }
 
 export type ServiceAppOptions = {
-  /** Takes each request's line, newline included. */
-  log: (line: string) => void
-  /** Takes the lines of unexpected errors, newline included; `log` when absent. */
+  /** Takes each request's line, newline included; null: none (`onResponse` logs them as JSON). */
+  log: ((line: string) => void) | null
+  /** Takes the lines of unexpected errors, newline included; `log` (or stderr) when absent. */
   logError?: (line: string) => void
+  /**
+   * Sees each finished request's record where its line is written, synchronously: metrics, a
+   * JSON log (`request-log.ts`). It must not throw or wait.
+   */
+  onResponse?: ((record: RequestRecord) => void) | undefined
+  /** Takes unexpected errors as records instead of `logError`'s lines (a JSON log). */
+  onError?: ((record: ErrorRecord) => void) | undefined
   /** The origins whose pages may write without the key (CORS_ORIGINS); every origin may read. */
   corsOrigins: readonly string[]
   /** The `x-apikey` values guarded routes accept; none: the guard is open (DESIGN.md). */
@@ -69,7 +82,9 @@ export type ServicePipeline = {
 export function servicePipeline(
   {
     log,
-    logError = log,
+    logError = log ?? ((line) => console.error(line.trimEnd())),
+    onResponse,
+    onError,
     corsOrigins,
     apiKeys,
     users,
@@ -86,18 +101,30 @@ export function servicePipeline(
   })
   const sharedHeaders = { 'x-content-type-options': 'nosniff', ...cors.responseHeaders }
   const guard = writeGuardOf(apiKeys, { writeOrigins: corsOrigins, users })
-  const respondToError = errorHandler({ log: logError, known: knownErrors })
+  const respondToError = errorHandler({ log: logError, onError, known: knownErrors })
   let respondNoRoute: ((c: Context) => Response) | undefined
 
   /**
-   * The one point where each request is finished: its response complete, its line written. The
-   * route that served it is `matchedRoutes(c)[0]?.path` (hono/route; none for a request no
-   * route serves), its status `sent.status`, its time `performance.now() - startedAt`.
+   * The one point where each request is finished: its response complete, its line written, its
+   * record seen by `onResponse` (the route's template from `routeTemplateOf`: none for a request
+   * no route serves).
    */
   const finished = (c: Context, response: Response, startedAt: number): Response => {
     const sent = completeResponse(c, response)
     const requestId = c.get('requestId') as string
-    log(requestLine(requestId, c.req.method, c.req.path, sent.status, startedAt))
+    if (log) log(requestLine(requestId, c.req.method, c.req.path, sent.status, startedAt))
+    if (onResponse) {
+      onResponse({
+        requestId,
+        method: c.req.method,
+        path: c.req.path,
+        route: routeTemplateOf(c),
+        status: sent.status,
+        durationMs: performance.now() - startedAt,
+        user: c.get('writer')?.subject,
+        keyDigest: c.get('keyDigest'),
+      })
+    }
     return sent
   }
 

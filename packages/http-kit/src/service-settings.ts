@@ -1,5 +1,14 @@
 import { bodyTimeout } from './body-read-first.js'
-import { milliseconds, origins, port, text, withDefault } from './settings.js'
+import {
+  milliseconds,
+  oneOf,
+  optional,
+  origins,
+  port,
+  SettingsError,
+  text,
+  withDefault,
+} from './settings.js'
 
 /** The settings both micros read, under the same names and with the same meaning. */
 export type ServiceSettings = {
@@ -14,6 +23,13 @@ export type ServiceSettings = {
   shutdownTimeoutMs: number
   /** How long a request's body may take to arrive: 408 after it. */
   bodyTimeoutMs: number
+  /**
+   * Where Prometheus metrics are served on Node (METRICS_PORT, on METRICS_HOST or the
+   * loopback): never on `port`; none when METRICS_PORT is unset.
+   */
+  metrics: { port: number; host: string } | undefined
+  /** LOG_FORMAT: one text line per request (the default), or one JSON object per line. */
+  logFormat: 'text' | 'json'
 }
 
 /**
@@ -31,6 +47,10 @@ export function serviceSettings({ port: defaultPort }: { port: number }) {
     SHUTDOWN_TIMEOUT_MS: withDefault(milliseconds({ max: 600_000 }), 10_000),
     // A body sent a byte a second would otherwise hold its connection for minutes (Node's 300 s).
     BODY_TIMEOUT_MS: withDefault(milliseconds({ max: bodyTimeout.maxMs }), bodyTimeout.defaultMs),
+    METRICS_PORT: optional(port()),
+    // Loopback by default, as HOST: the metrics tell a stranger much about the traffic.
+    METRICS_HOST: withDefault(text(), '127.0.0.1'),
+    LOG_FORMAT: withDefault(oneOf(['text', 'json']), 'text'),
   }
 }
 
@@ -41,10 +61,18 @@ type ParsedServiceSettings = {
   CORS_ORIGINS: string[]
   SHUTDOWN_TIMEOUT_MS: number
   BODY_TIMEOUT_MS: number
+  METRICS_PORT?: number | undefined
+  METRICS_HOST: string
+  LOG_FORMAT: 'text' | 'json'
 }
 
 /** The parsed common settings, named as both micros' settings objects name them. */
 export function serviceSettingsOf(env: ParsedServiceSettings): ServiceSettings {
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+    throw new SettingsError([
+      "METRICS_PORT: must differ from PORT: metrics are never served on the API's port",
+    ])
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -52,5 +80,10 @@ export function serviceSettingsOf(env: ParsedServiceSettings): ServiceSettings {
     corsOrigins: env.CORS_ORIGINS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     bodyTimeoutMs: env.BODY_TIMEOUT_MS,
+    metrics:
+      env.METRICS_PORT === undefined
+        ? undefined
+        : { port: env.METRICS_PORT, host: env.METRICS_HOST },
+    logFormat: env.LOG_FORMAT,
   }
 }

@@ -41,8 +41,15 @@ export { type IssuerMode, OidcIssuer, type OidcIssuerOptions } from './oidc-issu
 export { checkedAgainst, OpenApiContract } from './openapi-contract.js'
 export { RawConnection, type RawResponse, rawRequest, trickledPost } from './raw-connection.js'
 export { killBuiltEntries } from './running-children.js'
+export { ScrapedMetrics } from './scraped-metrics.js'
 export { SmallDisk } from './small-disk.js'
 export { type StopDuringTrickle, stopDuringTrickle } from './stop-during-trickle.js'
 export type { TestTls } from './tls.global-setup.js'
 export { type AssetsOption, assetsOf } from './worker-assets.js'
+export {
+  analyticsEngineStandIn,
+  consoleObjectsIn,
+  type DataPoint,
+  dataPointsIn,
+} from './worker-console.js'
 export { WranglerDev, type WranglerDevOptions } from './wrangler-dev.js'

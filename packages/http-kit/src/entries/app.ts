@@ -7,5 +7,6 @@ export { sendTaggedResponse, type Tagged, taggedResponse } from '../conditional-
 export { healthApp } from '../health.js'
 export { jsonObjectBody } from '../json-body.js'
 export { jsonBytes } from '../json-bytes.js'
-export { createServiceApp, type ServiceEnv } from '../service-app.js'
+export { observers, type RequestRecord } from '../request-log.js'
+export { createServiceApp, type ServiceAppOptions, type ServiceEnv } from '../service-app.js'
 export { parseStrictJson } from '../strict-json.js'

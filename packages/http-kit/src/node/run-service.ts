@@ -1,5 +1,10 @@
+import type { Registry } from 'prom-client'
+import type { ErrorRecord } from '../errors.js'
+import { listenForMetrics, type MetricsAddress } from '../metrics/metrics-listener.js'
 import { redactText } from '../redact.js'
+import type { RequestRecord } from '../request-log.js'
 import { batchedLines } from './batched-lines.js'
+import { jsonLog } from './json-log.js'
 import { listen, reachableAt } from './listen.js'
 import { openFilesLimit, withinOpenFiles } from './open-files.js'
 import { stopOnSignals } from './stop-on-signals.js'
@@ -29,6 +34,15 @@ export type NodeService = {
   close: () => Promise<void>
   /** Ends the responses that never end by themselves (event streams), first. */
   endStreams?: () => void
+  /** The service's metrics, served at `GET /metrics` on a listener of their own. */
+  metrics?: { registry: Registry; at: MetricsAddress } | undefined
+}
+
+/** How the app logs, as LOG_FORMAT says: the options of the kit's `createServiceApp`. */
+export type AppLog = {
+  log: ((line: string) => void) | null
+  onResponse?: (record: RequestRecord) => void
+  onError?: (record: ErrorRecord) => void
 }
 
 /** What a service's start gets: where its lines go, and a way to name what a failure is about. */
@@ -39,6 +53,11 @@ export type ServiceStart = {
   requestLines: (line: string) => void
   /** Names what a start failure is about while the stores open (a database's address). */
   opening: (context: string) => void
+  /**
+   * The app's log for LOG_FORMAT: text lines (`requestLines`), or JSON objects, one a line, and
+   * then every later line of `log` is one too, so that the whole output parses line by line.
+   */
+  appLog: (format: 'text' | 'json') => AppLog
 }
 
 /**
@@ -56,8 +75,14 @@ export function runNodeService(
   // Request lines leave in one write per turn of the event loop, not one system call each.
   const output = batchedLines((text) => process.stdout.write(text))
   process.on('exit', output.flush)
-  const log = (line: string) => output.write(`${line}\n`)
+  let log = (line: string) => output.write(`${line}\n`)
   let opening = ''
+  const appLog = (format: 'text' | 'json'): AppLog => {
+    if (format === 'text') return { log: output.write }
+    const json = jsonLog(output.write)
+    log = json.line
+    return { log: null, onResponse: json.request, onError: json.error }
+  }
 
   const fail = (what: string, reason: unknown, context = ''): never => {
     const message = reason instanceof Error ? reason.message : String(reason)
@@ -68,15 +93,17 @@ export function runNodeService(
 
   const main = async () => {
     const service = await start({
-      log,
+      log: (line) => log(line),
       requestLines: output.write,
+      appLog,
       opening: (context) => {
         opening = context
       },
     })
     opening = ''
     const wanted = { connections: Number.POSITIVE_INFINITY, streams: service.streams ?? 0 }
-    const [{ server, address, port }] = await Promise.all([
+    const { metrics } = service
+    const [{ server, address, port }, , metricsListener] = await Promise.all([
       listen(service.fetch, {
         port: service.port,
         host: service.host,
@@ -87,15 +114,22 @@ export function runNodeService(
       Promise.resolve(service.fetch).catch((reason: unknown) =>
         fail('failed to load its routes', reason),
       ),
+      metrics && listenForMetrics(metrics.registry, metrics.at),
     ])
     const at = reachableAt(address, port)
     const where = `${at.url}${at.everywhere ? ' on every interface' : ''}`
     const about = service.about === undefined ? '' : ` (${service.about})`
+    const metricsLine = metricsListener
+      ? [`metrics: ${reachableAt(metricsListener.address, metricsListener.port).url}/metrics`]
+      : []
     // One write, so that whoever reads the output sees the banner whole.
-    log([`${name} listening on ${where}${about}`, ...service.banner(at)].join('\n'))
+    log([`${name} listening on ${where}${about}`, ...service.banner(at), ...metricsLine].join('\n'))
     stopOnSignals(server, {
       timeoutMs: service.shutdownTimeoutMs,
-      close: service.close,
+      close: async () => {
+        metricsListener?.server.close()
+        await service.close()
+      },
       ...(service.endStreams && { endStreams: service.endStreams }),
       log,
       fail,
