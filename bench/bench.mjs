@@ -32,6 +32,7 @@ import {
   stopAll,
   stopServer,
 } from './servers.mjs'
+import { measureSmallReads, smallReadsReport } from './small-reads.mjs'
 import { measureSyncReads } from './sync.mjs'
 import { measureWorkers } from './worker-bench.mjs'
 import { snapshotItemsBundle } from './worker-servers.mjs'
@@ -189,6 +190,19 @@ async function measure(options, work, say, started) {
     await stopAll()
   }
 
+  // The small reads beside their floors: the bound, the bound with the promises, Hono's floor.
+  const smallTurns = options.quick ? 2 : 8
+  const smallSeconds = Math.max(0.2, seconds / 2)
+  const smallRuns = await measureSmallReads({
+    work,
+    files: filesN,
+    ids: baseIds,
+    seconds: smallSeconds,
+    warmup,
+    turns: smallTurns,
+    say,
+  })
+
   // Cold start: spawn to the first 200 from GET /items, on a fresh copy of the data each time.
   const coldStarts = []
   for (const [size, files] of [
@@ -253,6 +267,7 @@ async function measure(options, work, say, started) {
     loading,
     started,
     endpoints,
+    small: smallReadsReport({ runs: smallRuns, n, seconds: smallSeconds, turns: smallTurns }),
     sync: {
       section: syncReport({ options, syncRuns, syncMissing }),
       runs: syncRunRows(syncRuns),

@@ -49,6 +49,7 @@ export function report({
   putTimes,
   loading,
   started,
+  small,
   sync,
   workers,
 }) {
@@ -151,6 +152,7 @@ export function report({
     )
   }
   lines.push('')
+  lines.push(...small)
   lines.push(...sync.section)
   lines.push(...(workers?.section ?? []))
   lines.push('## How the servers were run and loaded')

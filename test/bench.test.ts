@@ -70,6 +70,17 @@ describe('npm run bench, at a tiny size', () => {
     }
   })
 
+  it("loads the small reads on the bound, the bound with the promises, Hono's floor and items-service", () => {
+    const small = section('## The small reads beside their floors')
+    for (const read of ['GET /items/:id', 'GET /items/:id 304', 'GET /items 304', 'GET /items']) {
+      // read | 4 x req/s (µs) | promises/bound | floor/bound | ours (low-high) | by CPU | unexpected
+      const row = new RegExp(
+        `\\| ${read} \\|( [\\d,]+ \\([\\d,]+\\) \\|){4} ${x} \\| ${x} \\| ${x} \\(${x}-${x}\\) \\| ${x} \\| 0 / 0 / 0 / 0 \\|`,
+      )
+      expect(small).toMatch(row)
+    }
+  })
+
   it("loads items-service's Worker beside the bare Worker and the bare Worker through an object", () => {
     const workers = section('## On the Workers runtime')
     const times = `${ms} / ${ms}`

@@ -8,7 +8,14 @@ import {
 import { ApiApp } from '@movies-and-mail/http-kit/routes'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { IfMatch, Item, ItemStore, Refused, TaggedList } from '../store/item-store.js'
+import type {
+  IfMatch,
+  Item,
+  ItemStore,
+  Refused,
+  TaggedJson,
+  TaggedList,
+} from '../store/item-store.js'
 import {
   createItemRoute,
   deleteItemRoute,
@@ -92,51 +99,96 @@ async function pageTag(body: Uint8Array, cursor: string | undefined): Promise<st
 }
 
 /**
+ * The query of a request's URL, `?` included; empty for none or for a bare `?`, as `URL`'s
+ * `search` says, without parsing the URL for every poll of the list.
+ */
+function searchOf(url: string): string {
+  const start = url.indexOf('?')
+  if (start < 0 || start === url.length - 1) return ''
+  return url.includes('#') ? new URL(url).search : url.slice(start)
+}
+
+/** The list as a read answers it: 304 to its tag, else its bytes (compressed where taken). */
+function sendListWith(compress: Compress | undefined) {
+  return (c: Context, list: TaggedList) => {
+    // A Blob comes from a Worker's object, where the platform compresses.
+    const { body, etag } = list
+    const compressed =
+      body instanceof Uint8Array
+        ? compress?.({ body, etag }, c.req.header('accept-encoding'))
+        : undefined
+    const tagged = compressed?.tagged ?? list
+    const headers = compressed ? jsonWith(compressed.headers) : json
+    return sendTaggedResponse<Item[]>(
+      c,
+      taggedResponse(tagged, c.req.header('if-none-match'), headers),
+    )
+  }
+}
+
+/** Each coding's headers with the type, made once per record (a 304 keeps its part of each). */
+const withType = new WeakMap<object, Record<string, string>>()
+function jsonWith(headers: Readonly<Record<string, string>>): Record<string, string> {
+  let merged = withType.get(headers)
+  if (merged === undefined) {
+    merged = { ...json, ...headers }
+    withType.set(headers, merged)
+  }
+  return merged
+}
+
+/** One item as a read answers it: 304 to its tag, its bytes, or 404. */
+function sendItem(c: Context, id: string, item: TaggedJson | null) {
+  if (!item) return c.json({ error: refusals['not-found'].error(id) }, 404)
+  return sendTaggedResponse<Item>(c, taggedResponse(item, c.req.header('if-none-match'), json))
+}
+
+/**
  * The `/items` routes over a store, their guards (API key, body checks) declared in their route
  * configs (`items.routes.ts`). Reads carry a strong `ETag` and answer `If-None-Match` with 304;
  * `PUT` and `DELETE` honour `If-Match`. Every write answers the complete list and its tag, or
  * the status of why the store refused it.
  */
 export function itemsApp({ store, compress }: ItemsAppOptions) {
+  const sendList = sendListWith(compress)
+
+  /** A read of `GET /items` with a query: the page it selects, tagged by its bytes and cursor. */
+  async function queried(c: Context, search: string) {
+    const ifNoneMatch = c.req.header('if-none-match')
+    const parsed = parseItemQuery(search)
+    if ('issues' in parsed) {
+      return c.json({ error: 'invalid query parameter', issues: parsed.issues }, 400)
+    }
+    const { query, parameters } = parsed
+    const page = await store.query(query)
+    const cursor = page.next && encodeCursor(page.next, query.sort)
+    // A tag names the page and its next cursor, whichever instance (or store) made them, so a
+    // 304 is never a response whose `Link` has since changed (an item added after a page's last).
+    const tagged = { body: page.body, etag: await pageTag(page.body, cursor) }
+    const headers: Record<string, string> = { ...json }
+    if (cursor !== undefined) {
+      headers.link = `</items?${parameters && `${parameters}&`}cursor=${cursor}>; rel="next"`
+    }
+    return sendTaggedResponse<Item[]>(c, taggedResponse(tagged, ifNoneMatch, headers))
+  }
+
   // The service's env: the guard tells the routes who writes (`writer`).
   return new ApiApp<ServiceEnv>()
-    .openapi(listItemsRoute, async (c) => {
-      const ifNoneMatch = c.req.header('if-none-match')
+    .openapi(listItemsRoute, (c) => {
       // `/items` and `/items?` alike: with no query, exactly the list, compressed if taken.
-      const search = new URL(c.req.url).search
+      const search = searchOf(c.req.url)
       if (search === '') {
-        const list = await store.list()
-        // A Blob comes from a Worker's object, where the platform compresses.
-        const { body, etag } = list
-        const compressed =
-          body instanceof Uint8Array
-            ? compress?.({ body, etag }, c.req.header('accept-encoding'))
-            : undefined
-        const sent = compressed ?? { tagged: list, headers: {} }
-        const response = taggedResponse(sent.tagged, ifNoneMatch, { ...json, ...sent.headers })
-        return sendTaggedResponse<Item[]>(c, response)
+        const list = store.list()
+        return list instanceof Promise ? list.then((got) => sendList(c, got)) : sendList(c, list)
       }
-      const parsed = parseItemQuery(search)
-      if ('issues' in parsed) {
-        return c.json({ error: 'invalid query parameter', issues: parsed.issues }, 400)
-      }
-      const { query, parameters } = parsed
-      const page = await store.query(query)
-      const cursor = page.next && encodeCursor(page.next, query.sort)
-      // A tag names the page and its next cursor, whichever instance (or store) made them, so a
-      // 304 is never a response whose `Link` has since changed (an item added after a page's last).
-      const tagged = { body: page.body, etag: await pageTag(page.body, cursor) }
-      const headers: Record<string, string> = { ...json }
-      if (cursor !== undefined) {
-        headers.link = `</items?${parameters && `${parameters}&`}cursor=${cursor}>; rel="next"`
-      }
-      return sendTaggedResponse<Item[]>(c, taggedResponse(tagged, ifNoneMatch, headers))
+      return queried(c, search)
     })
-    .openapi(getItemRoute, async (c) => {
+    .openapi(getItemRoute, (c) => {
       const { id } = c.req.valid('param')
-      const item = await store.find(id)
-      if (!item) return c.json({ error: refusals['not-found'].error(id) }, 404)
-      return sendTaggedResponse<Item>(c, taggedResponse(item, c.req.header('if-none-match'), json))
+      const item = store.find(id)
+      return item instanceof Promise
+        ? item.then((got) => sendItem(c, id, got))
+        : sendItem(c, id, item)
     })
     .openapi(createItemRoute, async (c) => {
       const item = c.req.valid('json')

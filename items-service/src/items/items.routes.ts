@@ -1,4 +1,4 @@
-import { decodablePath, guarded, jsonObjectBody } from '@movies-and-mail/http-kit/app'
+import { guarded, jsonObjectBody } from '@movies-and-mail/http-kit/app'
 import { apiRoute, errorEntry } from '@movies-and-mail/http-kit/routes'
 import {
   itemFieldsSchema,
@@ -148,7 +148,6 @@ export const getItemRoute = apiRoute({
   summary: 'Read one item by its id',
   description: 'The item whose `id` (not `_id`) is the given one. Public: needs no key.',
   security: [],
-  middleware: [decodablePath],
   parameters: [ifNoneMatch],
   request: { params: itemIdParamSchema },
   responses: {
@@ -221,7 +220,7 @@ export const updateItemRoute = apiRoute(
         'Fields absent from the body keep their values; at least one field is required. Needs ' +
         '`x-apikey` when ITEMS_APIKEY is set.',
       security: writeSecurity,
-      middleware: [decodablePath, ...itemBody],
+      middleware: itemBody,
       parameters: [ifMatch],
       request: {
         params: itemIdParamSchema,
@@ -259,7 +258,6 @@ export const deleteItemRoute = apiRoute(
       summary: 'Delete an item; answers the remaining list',
       description: 'Needs `x-apikey` when ITEMS_APIKEY is set.',
       security: writeSecurity,
-      middleware: [decodablePath],
       parameters: [ifMatch],
       request: { params: itemIdParamSchema },
       responses: {

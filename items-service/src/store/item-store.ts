@@ -24,6 +24,9 @@ export type Item = {
   [field: string]: unknown
 }
 
+/** A value, or a promise of it: a store answers at once what it holds in memory. */
+export type MaybePromise<T> = T | Promise<T>
+
 /** Serialised JSON and its strong entity tag (quoted, as the `ETag` header carries it). */
 export type TaggedJson = { body: Uint8Array; etag: string }
 
@@ -122,10 +125,13 @@ export type ItemPage = { body: Uint8Array; next?: PagePosition }
  * its work throws store-kit's `StoreUnavailableError` or `StoreFullError`, and nothing else.
  */
 export interface ItemStore {
-  /** Every item, as a JSON array in insertion order. */
-  list(): Promise<TaggedList>
-  /** The item whose `id` equals `id`, as a JSON object, or null. */
-  find(id: string): Promise<TaggedJson | null>
+  /**
+   * Every item, as a JSON array in insertion order: at once where the store holds the bytes in
+   * memory (the embedded store), so that a read waits on nothing it need not.
+   */
+  list(): MaybePromise<TaggedList>
+  /** The item whose `id` equals `id`, as a JSON object, or null: at once, as `list`, where it can. */
+  find(id: string): MaybePromise<TaggedJson | null>
   /** The items `query` selects, as a JSON array. */
   query(query: ItemQuery): Promise<ItemPage>
   /** Stores one item; it gains `_id`. */

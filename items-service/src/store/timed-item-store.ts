@@ -8,17 +8,29 @@ export type StoreTiming = (operation: StoreOperation, seconds: number, failed: b
 
 /**
  * `store` with each operation's duration handed to `timing` once it settles, for metrics. The
- * caller gets the store's own promise, unchanged: the timing hangs off it, so no await and no
+ * caller gets the store's own result (a promise, or a read's value from memory), unchanged: the timing hangs off it, so no await and no
  * step is added between a read and its response.
  * @example const timed = timedItemStore(store, (operation, seconds) => histogram.observe(...))
  */
 export function timedItemStore(store: ItemStore, timing: StoreTiming): ItemStore {
-  const timed = <T>(operation: StoreOperation, run: () => Promise<T>): Promise<T> => {
+  const timed = <R>(operation: StoreOperation, run: () => R): R => {
     const startedAt = performance.now()
-    const running = run()
+    const seconds = () => (performance.now() - startedAt) / 1000
+    let running: R
+    try {
+      running = run()
+    } catch (error) {
+      timing(operation, seconds(), true)
+      throw error
+    }
+    // A read answered from memory is no promise: timed now, and handed on as it is.
+    if (!(running instanceof Promise)) {
+      timing(operation, seconds(), false)
+      return running
+    }
     running.then(
-      () => timing(operation, (performance.now() - startedAt) / 1000, false),
-      () => timing(operation, (performance.now() - startedAt) / 1000, true),
+      () => timing(operation, seconds(), false),
+      () => timing(operation, seconds(), true),
     )
     return running
   }

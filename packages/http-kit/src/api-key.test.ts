@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod/mini'
 import { ApiApp } from './api-app.js'
-import { acceptApiKeys, guarded } from './api-key.js'
+import { guarded } from './api-key.js'
 import { apiRoute } from './api-route.js'
 import { openApiDocument } from './openapi-document.js'
+import { createServiceApp } from './service-app.js'
 
 const secretRoute = apiRoute(
   guarded({
@@ -16,14 +17,16 @@ const secretRoute = apiRoute(
   }),
 )
 
-function guardedApp(keys?: readonly string[], writeOrigins?: readonly string[]) {
-  const app = new ApiApp()
-  if (keys) app.use(acceptApiKeys(keys, { writeOrigins }))
+/** The route on the service app with `keys`; without keys given, on a bare `ApiApp`. */
+function guardedApp(keys?: readonly string[], writeOrigins: readonly string[] = []) {
+  const app = keys
+    ? createServiceApp({ log: () => {}, apiKeys: keys, corsOrigins: writeOrigins })
+    : new ApiApp()
   app.openapi(secretRoute, (c) => c.json({}, 200))
   return app
 }
 
-const post = (app: ApiApp, headers: Record<string, string> = {}) =>
+const post = (app: Pick<ApiApp, 'request'>, headers: Record<string, string> = {}) =>
   app.request('/secret', { method: 'POST', headers })
 
 describe('the API-key guard', () => {
@@ -79,7 +82,7 @@ describe('the API-key guard', () => {
     expect((await from('https://app.example')).status).toBe(401)
   })
 
-  it('refuses everything when the app never said which keys it accepts', async () => {
+  it('refuses everything on an app that is not the service app (no rule for keys)', async () => {
     expect((await post(guardedApp(), { 'x-apikey': 'anything' })).status).toBe(401)
   })
 

@@ -37,15 +37,16 @@ async function digest(text: string): Promise<Uint8Array> {
  * visits), and a micro that must never be open (mail) does not start without a key. Keys are
  * compared as SHA-256 digests, byte by byte without stopping early, against every key, so the
  * time taken tells nothing of how close a guess was. Web Crypto only, so it runs on Workers too.
- * @example app.use(acceptApiKeys(settings.apiKeys, { writeOrigins: settings.corsOrigins }))
+ * The service app puts it on every request (`writeGuard`), for the routes' guards to read.
+ * @example const guard = writeGuardOf(settings.apiKeys, { writeOrigins: settings.corsOrigins })
  */
-export function acceptApiKeys(
+export function writeGuardOf(
   keys: readonly string[],
   {
     writeOrigins = [],
     users,
   }: { writeOrigins?: readonly string[]; users?: Users | undefined } = {},
-): MiddlewareHandler<{ Variables: ApiKeyVariables }> {
+): WriteGuard {
   const expected = Promise.all(keys.map(digest))
   const accepted = async (given: string) => {
     if (keys.length === 0) return true
@@ -60,24 +61,20 @@ export function acceptApiKeys(
     return matches === 1
   }
   const mayWrite = writeOriginCheck(writeOrigins)
-  const guard: WriteGuard = {
+  return {
     keyed: keys.length > 0,
     accepted,
     foreign: (c) => isForeignPage(c, mayWrite),
     users,
   }
-  return function putWriteGuard(c, next) {
-    c.set('writeGuard', guard)
-    return next()
-  }
 }
 
 /**
  * The guard of a route that needs `x-apikey`: 401 `{"error":"Unauthorized"}` unless the value
- * is one of the keys given to `acceptApiKeys`; where no key is configured, 403 for a page on
+ * is one of the keys of the request's `writeGuard` (`writeGuardOf`); where no key is configured, 403 for a page on
  * another origin that may not write without one. Declare it in the route's config (see
  * `guarded`), ahead of the body's validators, so that nothing of a refused request is read.
- * Without `acceptApiKeys` in front it refuses everything: a wiring mistake never opens a door.
+ * Without a `writeGuard` on the request (an app that is not the service app) it refuses everything: a wiring mistake never opens a door.
  * Not hono's `bearerAuth`: it has no rule for a service without a key (open, but to pages of
  * other origins), and refuses with `WWW-Authenticate`, not the services' JSON errors.
  */

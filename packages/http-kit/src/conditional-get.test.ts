@@ -1,8 +1,6 @@
-import { Hono } from 'hono'
 import { describe, expect, it, vi } from 'vitest'
 import { noneMatchHits, sendTaggedResponse, taggedResponse } from './conditional-get.js'
-import { cors } from './cors.js'
-import { requestLog } from './request-log.js'
+import { createPlainServiceApp } from './plain-service-app.js'
 
 const list = { body: new TextEncoder().encode('[]'), etag: '"a1"' }
 const json = { 'content-type': 'application/json', vary: 'Accept-Encoding' }
@@ -61,11 +59,10 @@ describe('taggedResponse', () => {
 })
 
 describe('sendTaggedResponse', () => {
-  const app = new Hono()
-    .use(...requestLog({ write: () => {} }), cors({ writeOrigins: [], keyedWrites: false }))
-    .get('/list', (c) =>
-      sendTaggedResponse(c, taggedResponse(list, c.req.header('if-none-match'), json)),
-    )
+  const app = createPlainServiceApp({ log: () => {}, corsOrigins: [], apiKeys: [] }).get(
+    '/list',
+    (c) => sendTaggedResponse(c, taggedResponse(list, c.req.header('if-none-match'), json)),
+  )
 
   it('answers with the headers of the request and those of CORS', async () => {
     const response = await app.request('/list', { headers: { origin: 'https://app.example' } })

@@ -1,13 +1,21 @@
-import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { type CorsOptions, cors } from './cors.js'
-import { requestLog } from './request-log.js'
+import { apiRoute } from './api-route.js'
+import { createServiceApp } from './service-app.js'
 
-function corsApp(options: CorsOptions) {
-  const app = new Hono()
-  app.use(...requestLog({ write: () => {} }), cors(options))
-  app.get('/items', (c) => c.json([]))
-  return app
+const itemsRoute = apiRoute({
+  method: 'get',
+  path: '/items',
+  operationId: 'listItems',
+  responses: { 200: { description: 'The items' } },
+})
+
+/** The service app with one read, the key configured when `keyedWrites`. */
+function corsApp({ writeOrigins, keyedWrites }: { writeOrigins: string[]; keyedWrites: boolean }) {
+  const apiKeys = keyedWrites ? ['cors-test-key-1234'] : []
+  return createServiceApp({ log: () => {}, corsOrigins: writeOrigins, apiKeys }).openapi(
+    itemsRoute,
+    (c) => c.json([]),
+  )
 }
 
 const preflight = (origin: string, headers = 'content-type') => ({
@@ -22,7 +30,7 @@ const methodsOf = (response: Response) => response.headers.get('access-control-a
 const reads = 'GET, HEAD, OPTIONS'
 const all = 'GET, HEAD, POST, PUT, DELETE, OPTIONS'
 
-describe('cors', () => {
+describe('CORS on the service app', () => {
   it('lets every origin read answers, and exposes the headers apps need', async () => {
     const app = corsApp({ writeOrigins: ['https://app.example'], keyedWrites: false })
     for (const origin of ['https://app.example', 'https://other.example', 'null']) {
@@ -66,5 +74,22 @@ describe('cors', () => {
     expect(methodsOf(keyless)).toBe(reads)
     const lookalike = await app.request('/items', preflight('https://a.example', 'x-apikeys'))
     expect(methodsOf(lookalike)).toBe(reads)
+  })
+})
+
+describe('CORS on every answer', () => {
+  it('is on refusals, a path no route has, and preflights of any path', async () => {
+    const app = corsApp({ writeOrigins: [], keyedWrites: false })
+    for (const [path, init, status] of [
+      ['/nowhere', {}, 404],
+      ['/items', { method: 'DELETE' }, 405],
+      ['/nowhere', preflight('https://a.example'), 204],
+    ] as const) {
+      const response = await app.request(path, init)
+      expect(response.status).toBe(status)
+      expect(response.headers.get('access-control-allow-origin')).toBe('*')
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{6}-[0-9a-z]+$/)
+    }
   })
 })

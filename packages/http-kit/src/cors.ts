@@ -1,6 +1,3 @@
-import type { MiddlewareHandler } from 'hono'
-import { addResponseHeader } from './response-headers.js'
-
 export type CorsOptions = {
   /**
    * The origins whose pages may write without the key (CORS_ORIGINS): `['*']` for any, none by
@@ -20,26 +17,40 @@ export type CorsOptions = {
 
 /** Which CORS headers a response to a request from a given origin carries. */
 export type CorsPolicy = {
-  /** The headers every response carries: every origin may read it. */
-  addResponseHeaders(add: (name: string, value: string) => void): void
+  /** The headers every response carries: every origin may read it. One record, made once. */
+  responseHeaders: Readonly<Record<string, string>>
   /**
    * The headers a preflight's answer carries on top: the read methods for every origin, the
    * writes too for an origin that may write without the key, or for a page that will send the
    * key (it asks for `x-apikey`) where writes take one, or a user's token (it asks for
    * `authorization`) where writes take those.
    */
-  addPreflightHeaders(
+  preflightHeaders(
     origin: string | undefined,
     requestedHeaders: string | undefined,
-    add: (name: string, value: string) => void,
-  ): void
+  ): Record<string, string>
+}
+
+/** Whether a request is a CORS preflight: `OPTIONS` with `Access-Control-Request-Method`. */
+export function isPreflight(request: {
+  method: string
+  header: (name: string) => string | undefined
+}): boolean {
+  return (
+    request.method === 'OPTIONS' && request.header('access-control-request-method') !== undefined
+  )
 }
 
 /**
  * The CORS rules for browser apps: every origin may read answers (the items are public, and
  * what is not needs the key); a write from a page on another origin needs that origin listed, or
  * the key. The preflight is the browser's half of it; the API-key guard refuses the same writes
- * on the server (`requireApiKey`), whatever a browser did.
+ * on the server (`requireApiKey`), whatever a browser did. The service app applies it to every
+ * response, refusals included, and answers preflights with it (204). The kit keeps its own for
+ * speed: hono's `cors()` (4.13, `allowMethods` a function of the origin, which holds this
+ * policy) sets its headers on `c.res` before the handler runs, so every read makes a `Headers`
+ * object and has them copied into its response: under half this one's rate for one item on Node
+ * (README.md, "Written here where a library has one").
  */
 export function corsPolicy({
   writeOrigins,
@@ -75,20 +86,22 @@ export function corsPolicy({
   // A signed-in user's token, where writes take one: a credential, but not a cookie, so no
   // `allow-credentials` is needed.
   const headers = (tokenWrites ? ['authorization', ...allowHeaders] : allowHeaders).join(', ')
-  const exposed = exposeHeaders.join(', ')
+  const responseHeaders = {
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': exposeHeaders.join(', '),
+  }
   return {
-    addResponseHeaders(add) {
-      add('access-control-allow-origin', '*')
-      add('access-control-expose-headers', exposed)
-    },
-    addPreflightHeaders(origin, requestedHeaders, add) {
+    responseHeaders,
+    preflightHeaders(origin, requestedHeaders) {
       const sendsKey = keyedWrites && asksForKey.test(requestedHeaders ?? '')
       const sendsToken = tokenWrites && asksForToken.test(requestedHeaders ?? '')
-      add('access-control-allow-methods', mayWrite(origin) || sendsKey || sendsToken ? all : reads)
-      add('access-control-allow-headers', headers)
-      add('access-control-max-age', String(maxAgeSeconds))
-      // The methods answered depend on these; a cache must not give one origin's to another.
-      add('vary', 'Origin, Access-Control-Request-Headers')
+      return {
+        'access-control-allow-methods': mayWrite(origin) || sendsKey || sendsToken ? all : reads,
+        'access-control-allow-headers': headers,
+        'access-control-max-age': String(maxAgeSeconds),
+        // The methods answered depend on these; a cache must not give one origin's to another.
+        vary: 'Origin, Access-Control-Request-Headers',
+      }
     },
   }
 }
@@ -103,29 +116,4 @@ export function writeOriginCheck(
   const any = writeOrigins.includes('*')
   const listed = new Set(writeOrigins)
   return (origin) => any || (origin !== undefined && listed.has(origin))
-}
-
-/**
- * CORS for browser apps on other origins, the same policy in both micros: answers preflights
- * itself (204) and adds the allow headers to every response, refusals included
- * (`addResponseHeader`: the response's own headers, made with it; `requestLog`, which runs first,
- * puts them on a response made without them). The kit keeps its own for speed: hono's `cors()`
- * (4.13, `allowMethods` a function of the origin, which holds this policy) sets its headers on
- * `c.res` before the handler runs, so every read makes a `Headers` object and has them copied
- * into its response: under half this one's rate for one item on Node (README.md, "Written here
- * where a library has one").
- * @example app.use(cors({ writeOrigins: ['https://app.example'], keyedWrites: true }))
- */
-export function cors(options: CorsOptions): MiddlewareHandler {
-  const policy = corsPolicy(options)
-  return function applyCors(c, next) {
-    const add = (name: string, value: string) => addResponseHeader(c, name, value)
-    policy.addResponseHeaders(add)
-    const isPreflight =
-      c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined
-    if (!isPreflight) return next()
-    const requested = c.req.header('access-control-request-headers')
-    policy.addPreflightHeaders(c.req.header('origin'), requested, add)
-    return Promise.resolve(c.body(null, 204))
-  }
 }

@@ -1,10 +1,18 @@
-import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { decodablePath } from './decodable-path.js'
+import * as z from 'zod/mini'
+import { ApiApp } from './api-app.js'
+import { apiRoute } from './api-route.js'
 
-const app = new Hono().get('/items/:id', decodablePath, (c) => c.json({ id: c.req.param('id') }))
+const itemRoute = apiRoute({
+  method: 'get',
+  path: '/items/{id}',
+  operationId: 'getItem',
+  request: { params: z.object({ id: z.string() }) },
+  responses: { 200: { description: 'The id as the route got it' } },
+})
+const app = new ApiApp().openapi(itemRoute, (c) => c.json({ id: c.req.valid('param').id }))
 
-describe('decodablePath', () => {
+describe('a route with path parameters', () => {
   it('lets a path through whose escapes are UTF-8', async () => {
     const response = await app.request('/items/Am%C3%A9lie%20%25ED?x=%FF')
     expect(await response.json()).toEqual({ id: 'Amélie %ED' })

@@ -1,19 +1,55 @@
-import { Hono } from 'hono'
-import { PatternRouter } from 'hono/router/pattern-router'
+import type { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { isoStamp, type RequestRecord, requestLine, requestLog } from './request-log.js'
+import * as z from 'zod/mini'
+import { apiRoute } from './api-route.js'
+import { createPlainServiceApp } from './plain-service-app.js'
+import { isoStamp, type RequestRecord, requestLine } from './request-log.js'
+import { createServiceApp } from './service-app.js'
 
-function loggedApp() {
-  const lines: string[] = []
-  const app = new Hono()
-  app.use(...requestLog({ write: (line) => lines.push(line) }))
-  app.get('/*', (c) => c.json({ path: c.req.path }))
-  return { app, lines }
-}
+const itemRoute = apiRoute({
+  method: 'get',
+  path: '/items/{id}',
+  operationId: 'getItem',
+  request: { params: z.object({ id: z.string() }) },
+  responses: { 200: { description: 'The path' } },
+})
+const failRoute = apiRoute({
+  method: 'get',
+  path: '/fail',
+  operationId: 'fail',
+  responses: { 500: { description: 'Always' } },
+})
+
+/** Both apps of the kit, each with a read and a route that throws, logging into `lines`. */
+const apps: [string, (lines: string[]) => Pick<Hono, 'request'>][] = [
+  [
+    'the service app',
+    (lines) =>
+      createServiceApp({ log: (line) => lines.push(line), corsOrigins: [], apiKeys: [] })
+        .openapi(itemRoute, (c) => c.json({ path: c.req.path }))
+        .openapi(failRoute, () => {
+          throw new Error('boom')
+        }),
+  ],
+  [
+    'the plain service app',
+    (lines) =>
+      createPlainServiceApp({ log: (line) => lines.push(line), corsOrigins: [], apiKeys: [] })
+        .get('/items/:id', (c) => c.json({ path: c.req.path }))
+        .get('/fail', () => {
+          throw new Error('boom')
+        }),
+  ],
+]
 
 const line = /^(\S+) (\S+) (\S+) (\S+) (\d{3}) (\d+\.\d{2})ms\n$/
 
-describe('requestLog', () => {
+describe.each(apps)('the request log of %s', (_, appOf) => {
+  const loggedApp = () => {
+    const lines: string[] = []
+    return { app: appOf(lines), lines }
+  }
+
   it('writes one line per request: time, request id, method, path, status and ms', async () => {
     const { app, lines } = loggedApp()
     const response = await app.request('/items/tt1')
@@ -22,6 +58,16 @@ describe('requestLog', () => {
     expect(new Date(time as string).toISOString()).toBe(time)
     expect(id).toBe(response.headers.get('x-request-id'))
     expect([method, path, status]).toEqual(['GET', '/items/tt1', '200'])
+  })
+
+  it('writes one line for a path no route has, and for an answer to a failure', async () => {
+    const { app, lines } = loggedApp()
+    await app.request('/nowhere')
+    await app.request('/fail')
+    expect(lines.filter((one) => line.test(one)).map((one) => one.match(line)?.[5])).toEqual([
+      '404',
+      '500',
+    ])
   })
 
   it.each([
@@ -39,12 +85,14 @@ describe('requestLog', () => {
 
   it('keeps a sane x-request-id (hono requestId rule) and replaces one that could break the line', async () => {
     const { app, lines } = loggedApp()
-    const kept = await app.request('/', { headers: { 'x-request-id': 'abc-123_x=y' } })
+    const kept = await app.request('/items/1', { headers: { 'x-request-id': 'abc-123_x=y' } })
     expect(kept.headers.get('x-request-id')).toBe('abc-123_x=y')
-    expect(lines.join('')).toContain(' abc-123_x=y GET / ')
-    const dotted = await app.request('/', { headers: { 'x-request-id': 'abc.123' } })
+    expect(lines.join('')).toContain(' abc-123_x=y GET /items/1 ')
+    const dotted = await app.request('/items/1', { headers: { 'x-request-id': 'abc.123' } })
     expect(dotted.headers.get('x-request-id')).toMatch(/^[0-9a-f]{6}-[0-9a-z]+$/)
-    const replaced = await app.request('/', { headers: { 'x-request-id': 'a b\tforged 200' } })
+    const replaced = await app.request('/items/1', {
+      headers: { 'x-request-id': 'a b\tforged 200' },
+    })
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f]{6}-[0-9a-z]+$/)
     expect(lines.join('')).not.toContain('forged')
   })
@@ -52,44 +100,38 @@ describe('requestLog', () => {
   it('gives requests without an id distinct ids', async () => {
     const { app } = loggedApp()
     const ids = await Promise.all(
-      [1, 2, 3].map(async () => (await app.request('/')).headers.get('x-request-id')),
+      [1, 2, 3].map(async () => (await app.request('/items/1')).headers.get('x-request-id')),
     )
     expect(new Set(ids).size).toBe(3)
   })
 
   it('marks every answer nosniff, refusals and errors included', async () => {
-    const app = new Hono()
-    app.use(...requestLog({ write: () => {} }))
-    app.get('/fail', () => {
-      throw new Error('boom')
-    })
-    app.onError((_, c) => c.json({ error: 'internal error' }, 500))
-    for (const path of ['/fail', '/nowhere']) {
+    const { app } = loggedApp()
+    for (const path of ['/items/1', '/fail', '/nowhere']) {
       const response = await app.request(path)
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     }
   })
 })
 
-describe('requestLog onResponse', () => {
-  function observedApp() {
+describe('the record each finished request gives onResponse', () => {
+  const observed = () => {
     const records: RequestRecord[] = []
-    const app = new Hono({ router: new PatternRouter() })
-    app.use(...requestLog({ write: null, onResponse: (record) => records.push(record) }))
-    app.use(async (_, next) => {
-      await next()
-    })
-    const items = new Hono()
-    items.get('/items/:id', (c) => c.json({ id: c.req.param('id') }))
-    items.post('/items', (c) => c.json({ error: 'Unauthorized' }, 401))
-    app.route('/', items)
-    return { app, records }
+    const options = {
+      log: null,
+      onResponse: (record: RequestRecord) => records.push(record),
+      corsOrigins: [],
+      apiKeys: [],
+    }
+    const app = createServiceApp(options).openapi(itemRoute, (c) => c.json({ path: c.req.path }))
+    const plain = createPlainServiceApp(options).get('/items/:id', (c) => c.json({}))
+    return { app, plain, records }
   }
 
-  it("gives each finished request's record with the route's template, never the path", async () => {
-    const { app, records } = observedApp()
+  it("names the route's template, never the path, on both apps", async () => {
+    const { app, plain, records } = observed()
     const response = await app.request('/items/tt0111161')
-    await app.request('/items', { method: 'POST' })
+    await plain.request('/items/tt0111161')
     expect(records).toEqual([
       {
         requestId: response.headers.get('x-request-id'),
@@ -101,24 +143,18 @@ describe('requestLog onResponse', () => {
         user: undefined,
         keyDigest: undefined,
       },
-      expect.objectContaining({ method: 'POST', route: '/items', status: 401 }),
+      expect.objectContaining({ path: '/items/tt0111161', route: '/items/:id', status: 200 }),
     ])
   })
 
-  it('gives no route to a request no route of its method matched', async () => {
-    const { app, records } = observedApp()
+  it('gives no route to a request no route of its method matched, and writes no line', async () => {
+    const { app, records } = observed()
     await app.request('/nowhere/tt1')
     await app.request('/items/tt1', { method: 'DELETE' })
     expect(records.map(({ route, status }) => [route, status])).toEqual([
       [undefined, 404],
-      [undefined, 404],
+      [undefined, 405],
     ])
-  })
-
-  it('writes no text line when its write is null', async () => {
-    const { app, records } = observedApp()
-    await app.request('/items/tt1')
-    expect(records).toHaveLength(1)
   })
 })
 

@@ -1,7 +1,3 @@
-import type { MiddlewareHandler } from 'hono'
-import type { ApiKeyVariables } from './api-key.js'
-import { addResponseHeader, completeResponse } from './response-headers.js'
-import { routeTemplateOf } from './route-template.js'
 import { safeInLine } from './safe-in-line.js'
 
 export type RequestLogVariables = {
@@ -72,57 +68,6 @@ export function isoStamp(now: number): string {
   }
   const ms = now - second * 1000
   return `${secondStamp}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`
-}
-
-/**
- * The first middleware of both micros: a request id (the caller's `x-request-id` when sane,
- * otherwise a new id of `requestIdFor`'s, cheaper than a UUID; echoed in the response),
- * `X-Content-Type-Options: nosniff` on every response, so that no browser takes a JSON response that
- * echoes input for a script or a page, and one line per request: time, id, method, path,
- * status, ms. Only the path is logged, never headers or bodies, so no key reaches the log. The
- * kit keeps its own: hono's `logger` prints no request id, its `requestId` and `secureHeaders`
- * set their headers with `c.header` (a `Headers` object for every request, a sixth of a read's
- * rate on the Workers runtime) or on the finished answer (which takes the node adapter off its
- * fast path); here they are the response's own (`addResponseHeader`, `completeResponse`).
- * @example app.use(...requestLog({ write: (line) => process.stdout.write(line) }))
- */
-export function requestLog({
-  write,
-  onResponse,
-}: {
-  /** Takes each line, newline included; null: no text line (a JSON log takes `onResponse`). */
-  write: ((line: string) => void) | null
-  /**
-   * Sees each request's record once its response is complete, at the same point as its line:
-   * metrics and a JSON log. Called synchronously; it must not throw or wait.
-   */
-  onResponse?: ((record: RequestRecord) => void) | undefined
-}): MiddlewareHandler<{ Variables: RequestLogVariables & Partial<ApiKeyVariables> }>[] {
-  const logRequest: MiddlewareHandler<{
-    Variables: RequestLogVariables & Partial<ApiKeyVariables>
-  }> = async (c, next) => {
-    const startedAt = performance.now()
-    const requestId = requestIdFor(c.req.header('x-request-id'))
-    c.set('requestId', requestId)
-    addResponseHeader(c, 'x-request-id', requestId)
-    addResponseHeader(c, 'x-content-type-options', 'nosniff')
-    await next()
-    completeResponse(c)
-    if (write) write(requestLine(requestId, c.req.method, c.req.path, c.res.status, startedAt))
-    if (onResponse) {
-      onResponse({
-        requestId,
-        method: c.req.method,
-        path: c.req.path,
-        route: routeTemplateOf(c),
-        status: c.res.status,
-        durationMs: performance.now() - startedAt,
-        user: c.get('writer')?.subject,
-        keyDigest: c.get('keyDigest'),
-      })
-    }
-  }
-  return [logRequest]
 }
 
 /**

@@ -1,31 +1,35 @@
 import type { Context } from 'hono'
 
-/** The headers every response to this request carries (its id, nosniff, CORS), by name. */
-export type ResponseHeadersVariables = { responseHeaders: Record<string, string> }
+/**
+ * What the service app keeps per request for the headers every response carries: the request's
+ * id, and the headers that are the same for every response of the app (nosniff, CORS), one
+ * record made once.
+ */
+export type ResponseHeadersVariables = {
+  requestId: string
+  sharedHeaders: Readonly<Record<string, string>>
+}
+
+type HeadersContext = Context<{ Variables: Partial<ResponseHeadersVariables> }>
 
 /** The responses made whole, with the request's headers in them, by `responseWithHeaders`. */
 const whole = new WeakSet<Response>()
 
-/**
- * The service's middleware puts the headers every response carries here, rather than on Hono's
- * context with `c.header`: that makes a `Headers` object for every request, which on the Workers
- * runtime cost a read of one item a sixth of its rate (README.md, "Written here where a library
- * has one"), where a response made with one record of all its headers makes none. They reach
- * the wire one of two ways, on purpose: `responseWithHeaders` (the routes' JSON bytes, every
- * read) or `completeResponse` (every other response), and no response takes both.
- */
-export function addResponseHeader(c: Context, name: string, value: string): void {
-  const headers = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
-  if (headers) headers[name] = value
-  else c.set('responseHeaders', { [name]: value })
+/** The headers every response to this request carries, by name; none outside the service app. */
+function requestHeaders(c: Context): Record<string, string> | undefined {
+  const requestId = (c as HeadersContext).get('requestId')
+  const sharedHeaders = (c as HeadersContext).get('sharedHeaders')
+  if (requestId === undefined) return undefined
+  return { 'x-request-id': requestId, ...sharedHeaders }
 }
 
 /**
- * A response made with one record of all its headers: the request's (`addResponseHeader`) and
- * `own`, which win where both name one (none do: the request's are its id, nosniff and CORS).
- * One of the two ways headers reach the wire: the fast one. No `Headers` object is made here, and
- * `@hono/node-server` writes such a response's record to the socket as it is; patching it after
- * (`completeResponse`) would make one for every read.
+ * A response made with one record of all its headers: the request's (its id, nosniff, CORS) and
+ * `own`, which win where both name one (none do). One of the two ways headers reach the wire:
+ * the fast one. No `Headers` object is made here, and `@hono/node-server` writes such a
+ * response's record to the socket as it is; patching it after (`completeResponse`) would make
+ * one for every read, which on the Workers runtime cost a read of one item a sixth of its rate
+ * (README.md, "Written here where a library has one").
  * @example return responseWithHeaders(c, bytes, 200, { 'content-type': 'application/json' })
  */
 export function responseWithHeaders(
@@ -34,35 +38,39 @@ export function responseWithHeaders(
   status: number,
   own: Readonly<Record<string, string>>,
 ): Response {
-  const request = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
-  const response = new Response(body, { status, headers: request ? { ...request, ...own } : own })
+  const requestId = (c as HeadersContext).get('requestId')
+  const sharedHeaders = (c as HeadersContext).get('sharedHeaders')
+  const headers =
+    requestId === undefined ? own : { 'x-request-id': requestId, ...sharedHeaders, ...own }
+  const response = new Response(body, { status, headers })
   whole.add(response)
   return response
 }
 
 /**
- * Once the app has answered: the request's headers put on a response made without them, where it
- * does not name them itself. The other of the two ways headers reach the wire, for what
- * `responseWithHeaders` cannot make: responses Hono makes (`c.json`, `c.body`, `c.html`, its
- * not-found and error handlers) and ones passed on as they came (a redirect, a fetched response,
- * whose headers cannot change: a copy takes them). Refusals, errors and pages are few beside
- * reads, so a `Headers` object there costs little. Run by the middleware that runs first, after
- * the others.
+ * `response` with the request's headers, where it does not name them itself. The other of the
+ * two ways headers reach the wire, for what `responseWithHeaders` cannot make: responses Hono
+ * makes (`c.json`, `c.body`, `c.html`) and ones passed on as they came (a redirect, a fetched
+ * response, whose headers cannot change: a copy takes them). Refusals, errors and pages are few
+ * beside reads, so a `Headers` object there costs little. Run by the service app once a
+ * response is made.
  */
-export function completeResponse(c: Context): void {
-  const request = (c as Context<{ Variables: ResponseHeadersVariables }>).get('responseHeaders')
-  if (!request || whole.has(c.res)) return
-  let response = c.res
+export function completeResponse(c: Context, response: Response): Response {
+  const request = whole.has(response) ? undefined : requestHeaders(c)
+  if (request === undefined) return response
   try {
-    for (const [name, value] of Object.entries(request)) {
-      if (!response.headers.has(name)) response.headers.set(name, value)
-    }
+    addMissing(response.headers, request)
+    return response
   } catch {
     // Headers that cannot change (a response passed on as it came): a copy takes them.
-    response = new Response(response.body, response)
-    for (const [name, value] of Object.entries(request)) {
-      if (!response.headers.has(name)) response.headers.set(name, value)
-    }
-    c.res = response
+    const copy = new Response(response.body, response)
+    addMissing(copy.headers, request)
+    return copy
+  }
+}
+
+function addMissing(headers: Headers, added: Record<string, string>) {
+  for (const [name, value] of Object.entries(added)) {
+    if (!headers.has(name)) headers.set(name, value)
   }
 }

@@ -90,7 +90,7 @@ export class EmbeddedItemStore implements ItemStore {
     return this.#items.changes
   }
 
-  async list(): Promise<TaggedJson> {
+  list(): TaggedJson {
     return this.#items.list()
   }
 
@@ -98,7 +98,7 @@ export class EmbeddedItemStore implements ItemStore {
     return this.#items.usage()
   }
 
-  async find(id: string): Promise<TaggedJson | null> {
+  find(id: string): TaggedJson | null {
     return this.#items.find(id)
   }
 

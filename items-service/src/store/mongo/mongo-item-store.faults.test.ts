@@ -13,8 +13,8 @@ type Operation = (store: ItemStore) => Promise<unknown>
 
 /** Each operation of the port, run to the end. */
 const operations: Record<string, Operation> = {
-  list: (store) => store.list(),
-  find: (store) => store.find(movie.id),
+  list: async (store) => store.list(),
+  find: async (store) => store.find(movie.id),
   insert: (store) => store.insert(movie),
   update: (store) => store.update(movie.id, { genre: 'Sci-fi' }),
   remove: (store) => store.remove(movie.id),

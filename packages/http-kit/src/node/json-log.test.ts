@@ -1,20 +1,22 @@
-import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { errorHandler } from '../errors.js'
-import { requestLog } from '../request-log.js'
+import { createPlainServiceApp } from '../plain-service-app.js'
 import { jsonLog } from './json-log.js'
 
 /** An app logging as LOG_FORMAT=json does, and the lines it wrote, each parsed. */
 function jsonLoggedApp() {
   const lines: string[] = []
   const log = jsonLog((line) => lines.push(line))
-  const app = new Hono()
-  app.use(...requestLog({ write: null, onResponse: log.request }))
+  const app = createPlainServiceApp({
+    log: null,
+    onResponse: log.request,
+    onError: log.error,
+    corsOrigins: [],
+    apiKeys: [],
+  })
   app.get('/items/:id', (c) => c.json({ id: c.req.param('id') }))
   app.get('/fail', () => {
     throw new Error('lost mongodb://u:pw-NEVER@db.example/x')
   })
-  app.onError(errorHandler({ log: () => {}, onError: log.error }))
   const parsed = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>)
   return { app, log, lines, parsed }
 }
