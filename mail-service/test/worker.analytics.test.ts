@@ -7,6 +7,7 @@ import {
   mailgunFailure,
   mailgunSigningKey,
   signedMailgunEvent,
+  trickledPost,
 } from '@movies-and-mail/test-kit'
 import type { Miniflare } from 'miniflare'
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -102,6 +103,33 @@ describe("the mail Worker's Analytics Engine data points", () => {
     for (const secret of [apiKey, ada.email, location.slice('/maillog/'.length)]) {
       expect(printed).not.toContain(secret)
     }
+  })
+
+  it('writes one for an answer given before the app runs: a late body, a Worker misconfigured', async () => {
+    const slow = await mailWorker({ BODY_TIMEOUT_MS: '1000' })
+    const { answer } = await trickledPost(String(await slow.ready), '/sendmail', '{"a":1}', {
+      headers: { 'x-apikey': apiKey },
+    })
+    expect(answer?.status).toBe(408)
+    const { API_KEYS: _keys, ...keyless } = withoutDeta
+    const misconfigured = await warmedUp(
+      workerForThisTest(keyless, { analytics: true, onOutput: (text) => (output += text) }),
+    )
+    expect((await misconfigured.dispatchFetch('http://worker.test/maillog')).status).toBe(503)
+    // No route answered either: the route is empty, as for a path no route has.
+    const points = await pointsOf('request', 2)
+    expect(points.map(({ indexes, blobs }) => ({ indexes, blobs }))).toEqual([
+      { indexes: [''], blobs: ['request', 'POST', '', '408'] },
+      { indexes: [''], blobs: ['request', 'GET', '', '503'] },
+    ])
+    expect(points.map(({ doubles }) => doubles?.[1])).toEqual([408, 503])
+    expect(points[0]?.doubles?.[0]).toBeGreaterThanOrEqual(1000)
+    expect(consoleObjectsIn(output)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ method: 'POST', path: '/sendmail', status: 408 }),
+        expect.objectContaining({ method: 'GET', path: '/maillog', status: 503 }),
+      ]),
+    )
   })
 
   it('writes one per send by outcome: sent, replayed, rate_limited by limit, failed', async () => {
