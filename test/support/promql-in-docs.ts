@@ -26,6 +26,7 @@ export function fencedBlocks(markdown: string, language: string) {
   for (let at = 0; at < lines.length; at++) {
     if (lines[at]?.trim() !== `\`\`\`${language}`) continue
     const end = lines.findIndex((line, index) => index > at && line.trim() === '```')
+    if (end === -1) throw new Error(`the \`\`\`${language} block at line ${at + 1} is never closed`)
     blocks.push({ body: lines.slice(at + 1, end).join('\n'), line: at + 1 })
     at = end
   }
