@@ -1,4 +1,4 @@
-import { consoleObjectsIn, dataPointsIn } from '@movies-and-mail/test-kit'
+import { consoleObjectsIn, dataPointsIn, trickledPost } from '@movies-and-mail/test-kit'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WorkerUnderTest } from './support/worker-under-test.js'
 
@@ -67,6 +67,36 @@ describe("items-service's Worker, monitored with the platform's tools", () => {
     for (const { doubles } of points) expect(doubles?.[0]).toBeGreaterThanOrEqual(0)
     expect(points.map(({ doubles }) => doubles?.[1])).toEqual([201, 200, 404])
     expect(worker.stdout).not.toContain(apiKey)
+  })
+
+  it('writes one for an answer given before the app runs: a late body, a Worker misconfigured', async () => {
+    const analytics = { analytics: true }
+    worker = await WorkerUnderTest.start(
+      { BODY_TIMEOUT_MS: '1000' },
+      undefined,
+      'default',
+      analytics,
+    )
+    const { answer } = await trickledPost(worker.url, '/items', '{"id":"tt1"}')
+    expect(answer?.status).toBe(408)
+    const [late] = await printed(dataPointsIn, 1)
+    await worker.stop()
+    // Settings that do not parse: the app is never made, the Worker answers each request 503.
+    worker = await WorkerUnderTest.start(
+      { BODY_TIMEOUT_MS: 'soon' },
+      undefined,
+      'default',
+      analytics,
+    )
+    expect(await worker.refusesAsMisconfigured(['/items/tt1'])).toBe(true)
+    const [misconfigured] = await printed(dataPointsIn, 1)
+    // No route answered either: the route is empty, as for a path no route has.
+    expect([late, misconfigured].map(({ indexes, blobs } = {}) => ({ indexes, blobs }))).toEqual([
+      { indexes: [''], blobs: ['request', 'POST', '', '408'] },
+      { indexes: [''], blobs: ['request', 'GET', '', '503'] },
+    ])
+    expect(late?.doubles?.[0]).toBeGreaterThanOrEqual(900)
+    expect([late?.doubles?.[1], misconfigured?.doubles?.[1]]).toEqual([408, 503])
   })
 
   it('writes no data point when no dataset is bound, and still logs its objects', async () => {

@@ -65,6 +65,9 @@ describe('METRICS_PORT on mail-service', () => {
     expect((await send('carol@example.com')).status).toBe(400)
     mailgun.reply = 'hang'
     expect((await send('dave@example.com')).status).toBe(504)
+    // The connection lost before any answer: it may have been sent, as a 504's may.
+    mailgun.reply = 'reset'
+    expect((await send('erin@example.com')).status).toBe(502)
     const event = signedMailgunEvent(mailgunSigningKey, mailgunEvent('delivered', messageId))
     const filed = await fetch(`${service.url}/webhooks/mailgun`, {
       method: 'POST',
@@ -80,7 +83,7 @@ describe('METRICS_PORT on mail-service', () => {
     expect(sends({ outcome: 'rate_limited', limit: 'recipient' })).toBe(1)
     expect(sends({ outcome: 'rate_limited', limit: 'key' })).toBe(0)
     expect(sends({ outcome: 'failed' })).toBe(1)
-    expect(sends({ outcome: 'timed_out' })).toBe(1)
+    expect(sends({ outcome: 'timed_out' })).toBe(2)
     const provider = 'mail_provider_request_duration_seconds'
     expect(metrics.value(provider, { outcome: 'sent' })).toBe(4)
     expect(metrics.value(provider, { outcome: 'refused' })).toBe(1)

@@ -1,6 +1,10 @@
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
-import { analyticsDatasetOf, workerAppLog } from '@movies-and-mail/http-kit/workers-monitoring'
+import {
+  analyticsDatasetOf,
+  analyticsEngineRequestsOf,
+  workerAppLog,
+} from '@movies-and-mail/http-kit/workers-monitoring'
 import { responseOutsideApp } from '@movies-and-mail/http-kit/workers-runtime'
 import { createApp } from '../app.js'
 import { parseEnv, secretValues } from '../env.js'
@@ -26,7 +30,8 @@ export function workerApp(bindings: Bindings): Fetch {
     const reason = error instanceof Error ? error.message : String(error)
     console.error(redactText(`items-service cannot start: ${reason}`, secretValues(raw)))
     const refusal = { error: misconfiguredMessage }
-    return (request) => responseOutsideApp(request, 503, refusal, performance.now())
+    const points = analyticsEngineRequestsOf(bindings)
+    return (request) => responseOutsideApp(request, 503, refusal, performance.now(), points)
   }
   const secrets = secretValues(raw)
   const store = new ObjectItemStore(bindings.ITEMS as ItemsNamespace, settings.collectionName)

@@ -40,7 +40,15 @@ export default {
     deadlineMs ??= bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
     const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxItemBodyBytes, deadlineMs)
-    if (typeof whole === 'string') return unreadBodyResponse(request, whole, deadlineMs, startedAt)
+    if (typeof whole === 'string') {
+      // Answered before the app runs, and counted as its answers are: the module that counts is
+      // loaded then, as the app's is.
+      const { analyticsEngineRequestsOf } = await import(
+        '@movies-and-mail/http-kit/workers-monitoring'
+      )
+      const points = analyticsEngineRequestsOf(bindings)
+      return unreadBodyResponse(request, whole, deadlineMs, startedAt, points)
+    }
     app ??= import('./worker-app.js').then(({ workerApp }) => workerApp(bindings))
     return (await app)(whole)
   },

@@ -1,9 +1,14 @@
 import type { ExecutionContext } from '@cloudflare/workers-types'
 import { redactText } from '@movies-and-mail/http-kit/redact'
 import { misconfiguredMessage } from '@movies-and-mail/http-kit/settings'
-import { analyticsDatasetOf, workerAppLog } from '@movies-and-mail/http-kit/workers-monitoring'
+import {
+  analyticsDatasetOf,
+  analyticsEngineRequestsOf,
+  workerAppLog,
+} from '@movies-and-mail/http-kit/workers-monitoring'
 import {
   bodyDeadlineMs,
+  responseOutsideApp,
   unreadBodyResponse,
   withBodyReadFirst,
 } from '@movies-and-mail/http-kit/workers-runtime'
@@ -83,7 +88,11 @@ export default {
     deadlineMs ??= bodyDeadlineMs(bindings.BODY_TIMEOUT_MS)
     const startedAt = performance.now()
     const whole = await withBodyReadFirst(request, maxSendMailBodyBytes, deadlineMs)
-    if (typeof whole === 'string') return unreadBodyResponse(request, whole, deadlineMs, startedAt)
+    // Answered before the app runs (or without one), logged and counted as its answers are.
+    if (typeof whole === 'string') {
+      const points = analyticsEngineRequestsOf(bindings)
+      return unreadBodyResponse(request, whole, deadlineMs, startedAt, points)
+    }
     try {
       return (await app).fetch(whole, bindings, context)
     } catch (error) {
@@ -91,7 +100,14 @@ export default {
       const reason = error instanceof Error ? error.message : String(error)
       const secrets = secretValues(settingsOf(bindings))
       console.error(redactText(`mail-service cannot start: ${reason}`, secrets))
-      return Response.json({ error: misconfiguredMessage }, { status: 503 })
+      const refusal = { error: misconfiguredMessage }
+      return responseOutsideApp(
+        request,
+        503,
+        refusal,
+        startedAt,
+        analyticsEngineRequestsOf(bindings),
+      )
     }
   },
 }

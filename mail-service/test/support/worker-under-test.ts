@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { assetsOf } from '@movies-and-mail/test-kit'
+import { analyticsEngineStandIn, assetsOf } from '@movies-and-mail/test-kit'
 import { Miniflare, type MiniflareOptions } from 'miniflare'
 import { afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest'
 import { mailStateName } from '../../src/stores/durable/mail-state.js'
@@ -39,6 +39,11 @@ export type WorkerOptions = {
   onOutput?: (text: string) => void
   /** Where the Worker's fetches go instead of `outbound` (say, the network: a real connection). */
   outboundService?: MiniflareOptions['outboundService']
+  /**
+   * An Analytics Engine dataset bound as ANALYTICS: a stand-in that prints each data point among
+   * what `onOutput` receives (`dataPointsIn`).
+   */
+  analytics?: boolean
 }
 
 /**
@@ -47,15 +52,22 @@ export type WorkerOptions = {
  */
 export function worker(
   bindings: Record<string, string>,
-  { persist, onOutput, outboundService = outbound.fetch }: WorkerOptions = {},
+  { persist, onOutput, outboundService = outbound.fetch, analytics = false }: WorkerOptions = {},
 ) {
-  return new Miniflare({
+  const mail = {
     modules: true,
     scriptPath,
     compatibilityDate,
     bindings,
     ...(assets && { assets }),
     durableObjects: mailStateObjects,
+    outboundService,
+  }
+  const standIn = { ANALYTICS: { scriptName: analyticsEngineStandIn.name } }
+  return new Miniflare({
+    ...(analytics
+      ? { workers: [{ ...mail, wrappedBindings: standIn }, analyticsEngineStandIn] }
+      : mail),
     ...(persist && { durableObjectsPersist: persist }),
     ...(onOutput && {
       handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
@@ -64,7 +76,6 @@ export function worker(
         }
       },
     }),
-    outboundService,
   })
 }
 

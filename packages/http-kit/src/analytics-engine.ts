@@ -42,6 +42,17 @@ export function analyticsEngineRequests(
 }
 
 /**
+ * `analyticsEngineRequests` on the dataset bound as ANALYTICS, for a response made outside the
+ * app (`responseOutsideApp`'s `onResponse`); undefined when none is bound.
+ */
+export function analyticsEngineRequestsOf(
+  bindings: Record<string, unknown>,
+): ((record: RequestRecord) => void) | undefined {
+  const dataset = analyticsDatasetOf(bindings)
+  return dataset && analyticsEngineRequests(dataset)
+}
+
+/**
  * A Worker app's log options (the kit's `createServiceApp`'s): no text line; each request as an
  * object on the console (`workerRequestLog`) and, when a dataset is bound, as a data point
  * (`analyticsEngineRequests`); each unexpected error as an object, the settings' secrets

@@ -1,4 +1,5 @@
 import { joinedBytes } from './joined-bytes.js'
+import type { RequestRecord } from './request-log.js'
 import { responseOutsideApp } from './worker-log.js'
 
 /** Why a body was not handed on: the client went away mid-body, or sent it too slowly. */
@@ -37,10 +38,18 @@ export function unreadBodyResponse(
   deadlineMs: number,
   /** When the Worker began reading the body (`performance.now()`), for the log line's ms. */
   startedAt = performance.now(),
+  /** Told of the response as the app's `onResponse` is (an Analytics Engine data point). */
+  onResponse?: (record: RequestRecord) => void,
 ): Response {
   return why === 'late'
-    ? responseOutsideApp(request, 408, { error: lateBodyMessage(deadlineMs) }, startedAt)
-    : responseOutsideApp(request, 400, { error: 'request body was cut off' }, startedAt)
+    ? responseOutsideApp(
+        request,
+        408,
+        { error: lateBodyMessage(deadlineMs) },
+        startedAt,
+        onResponse,
+      )
+    : responseOutsideApp(request, 400, { error: 'request body was cut off' }, startedAt, onResponse)
 }
 
 /**

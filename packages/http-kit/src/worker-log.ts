@@ -1,9 +1,11 @@
-import { isoStamp, requestIdFor } from './request-log.js'
+import { type RequestRecord, requestIdFor } from './request-log.js'
+import { workerRequestLog } from './worker-request-log.js'
 
 /**
  * A JSON response made outside the service app (by a Worker before its app runs, or by an object
  * whose app could not open), as the app's own responses go: the caller's sane `x-request-id` or a
- * new one, nosniff, and its log object on the console.
+ * new one, nosniff, its log object on the console, and `onResponse` (say, an Analytics Engine
+ * data point) told of it as the app's own are.
  * @example return responseOutsideApp(request, 503, { error: 'database unavailable' }, startedAt)
  */
 export function responseOutsideApp(
@@ -12,21 +14,22 @@ export function responseOutsideApp(
   body: { error: string },
   /** When the request came (`performance.now()`), for the log line's ms. */
   startedAt: number,
+  onResponse?: ((record: RequestRecord) => void) | undefined,
 ): Response {
   const requestId = requestIdFor(request.headers.get('x-request-id') ?? undefined)
-  const path = new URL(request.url).pathname
-  const durationMs = Math.round((performance.now() - startedAt) * 100) / 100
-  const { method } = request
-  // The fields of the app's own log objects (`workerRequestLog`), no route having answered.
-  console.log({
-    time: isoStamp(Date.now()),
-    level: 'info',
+  // The fields of the app's own log objects, no route having answered.
+  const record: RequestRecord = {
     requestId,
-    method,
-    path,
+    method: request.method,
+    path: new URL(request.url).pathname,
+    route: undefined,
     status,
-    durationMs,
-  })
+    durationMs: performance.now() - startedAt,
+    user: undefined,
+    keyDigest: undefined,
+  }
+  workerRequestLog(record)
+  onResponse?.(record)
   const headers = { 'x-request-id': requestId, 'x-content-type-options': 'nosniff' }
   return Response.json(body, { status, headers })
 }

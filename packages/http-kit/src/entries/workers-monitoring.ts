@@ -5,5 +5,6 @@ export {
   type AnalyticsEngineDataset,
   analyticsDatasetOf,
   analyticsEngineRequests,
+  analyticsEngineRequestsOf,
   workerAppLog,
 } from '../analytics-engine.js'
