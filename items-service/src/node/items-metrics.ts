@@ -82,8 +82,18 @@ export function itemsMetrics({
     ]),
   )
   for (const counter of refusalCounters.values()) counter.inc(0)
+  // A child per operation and outcome, made once: prom-client's `labels()` checks the names and
+  // makes the child's functions anew on every call.
+  const children = new Map<string, Histogram.Internal<string>>()
   const timing = (operation: StoreOperation, seconds: number, failed: boolean) => {
-    operations.labels(database, operation, failed ? 'error' : 'ok').observe(seconds)
+    const outcome = failed ? 'error' : 'ok'
+    const key = failed ? `${operation} error` : operation
+    let child = children.get(key)
+    if (child === undefined) {
+      child = operations.labels(database, operation, outcome)
+      children.set(key, child)
+    }
+    child.observe(seconds)
   }
   return {
     registry: http.registry,
