@@ -47,7 +47,7 @@ export const smallReads = {
 }
 
 /** Bundles the two floors (they use http-kit's TypeScript) into `work/floors/`. */
-async function buildFloors(work) {
+export async function buildFloors(work) {
   const outdir = join(work, 'floors')
   await build({
     entryPoints: [join(floors, 'promised-bound.mjs'), join(floors, 'hono-floor.mjs')],

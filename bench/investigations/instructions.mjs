@@ -16,11 +16,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { build } from 'esbuild'
 import { dataDir, prepare } from '../fixtures.mjs'
 import { count, ratio } from '../format.mjs'
 import { movies } from '../movies.mjs'
 import { send } from '../servers.mjs'
+import { buildFloors } from '../small-reads.mjs'
 import { requestBytes } from '../socket-load.mjs'
 
 const { values } = parseArgs({
@@ -37,16 +37,7 @@ const itemsEntry = fileURLToPath(new URL('../../items-service/dist/server.js', i
 const work = await mkdtemp(join(tmpdir(), 'instructions-'))
 const list = movies(1000)
 const files = await prepare(work, list)
-await build({
-  entryPoints: ['promised-bound', 'hono-floor'].map((name) => join(bench, `floors/${name}.mjs`)),
-  outdir: join(work, 'floors'),
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
-})
+const floors = await buildFloors(work)
 
 const itemsEnv = async (more = {}) => ({
   PORT: '0',
@@ -58,9 +49,9 @@ const itemsEnv = async (more = {}) => ({
 const servers = {
   bound: async () => ({ args: [join(bench, 'reference-server.mjs'), files.documents] }),
   'bound with the promises': async () => ({
-    args: [join(work, 'floors/promised-bound.mjs'), files.documents],
+    args: [join(floors, 'promised-bound.mjs'), files.documents],
   }),
-  "Hono's floor": async () => ({ args: [join(work, 'floors/hono-floor.mjs'), files.documents] }),
+  "Hono's floor": async () => ({ args: [join(floors, 'hono-floor.mjs'), files.documents] }),
   'items-service': async () => ({ args: [itemsEntry], env: await itemsEnv() }),
   'items-service, METRICS_PORT set': async () => ({
     args: [itemsEntry],
