@@ -12,8 +12,13 @@ export type ResponseHeadersVariables = {
 
 type HeadersContext = Context<{ Variables: Partial<ResponseHeadersVariables> }>
 
-/** The responses made whole, with the request's headers in them, by `responseWithHeaders`. */
-const whole = new WeakSet<Response>()
+/**
+ * Marks the responses made whole, with the request's headers in them, by `responseWithHeaders`:
+ * a property of the response rather than a `WeakSet` entry, which cost every read an insertion
+ * and the garbage collector an entry to clear.
+ */
+const madeWhole = Symbol('response made whole')
+type Marked = Response & { [madeWhole]?: true }
 
 /** The headers every response to this request carries, by name; none outside the service app. */
 function requestHeaders(c: Context): Record<string, string> | undefined {
@@ -42,8 +47,8 @@ export function responseWithHeaders(
   const sharedHeaders = (c as HeadersContext).get('sharedHeaders')
   const headers =
     requestId === undefined ? own : { 'x-request-id': requestId, ...sharedHeaders, ...own }
-  const response = new Response(body, { status, headers })
-  whole.add(response)
+  const response: Marked = new Response(body, { status, headers })
+  response[madeWhole] = true
   return response
 }
 
@@ -56,7 +61,7 @@ export function responseWithHeaders(
  * response is made.
  */
 export function completeResponse(c: Context, response: Response): Response {
-  const request = whole.has(response) ? undefined : requestHeaders(c)
+  const request = (response as Marked)[madeWhole] ? undefined : requestHeaders(c)
   if (request === undefined) return response
   try {
     addMissing(response.headers, request)

@@ -128,6 +128,14 @@ export function servicePipeline(
     return sent
   }
 
+  /** The answer to what failed while a request was served, finished as every answer is. */
+  const failed = (c: Context, error: unknown, startedAt: number) =>
+    finished(
+      c,
+      respondToError(error instanceof Error ? error : new Error(String(error)), c),
+      startedAt,
+    )
+
   /** `answer`'s response, with the request's id, headers and line; errors answered too. */
   const served = (c: Context, answer: () => Response | Promise<Response>) => {
     if (c.get('requestId') !== undefined) return answer()
@@ -136,20 +144,17 @@ export function servicePipeline(
     c.set('sharedHeaders', sharedHeaders)
     c.set('writeGuard', guard)
     c.set('bodyTimeoutMs', bodyTimeoutMs)
-    const failed = (error: unknown) =>
-      finished(
-        c,
-        respondToError(error instanceof Error ? error : new Error(String(error)), c),
-        startedAt,
-      )
     let response: Response | Promise<Response>
     try {
       response = answer()
     } catch (error) {
-      return failed(error)
+      return failed(c, error, startedAt)
     }
     if (response instanceof Promise) {
-      return response.then((done) => finished(c, done, startedAt), failed)
+      return response.then(
+        (done) => finished(c, done, startedAt),
+        (error: unknown) => failed(c, error, startedAt),
+      )
     }
     return finished(c, response, startedAt)
   }
