@@ -46,12 +46,45 @@ function check(target: Exclude<Target, 'json'>, schema: $ZodType): Check {
 
 function checked(c: Context, target: Target, schema: $ZodType, part: unknown) {
   const result = safeParse(schema, part)
-  if (!result.success) {
-    const issues = describeIssues(result.error.issues)
-    return c.json({ error: `invalid ${targetNames[target]}`, issues }, 400)
-  }
+  if (!result.success) return refused(c, target, result.error.issues)
   c.req.addValidatedData(target, result.data as never)
   return undefined
+}
+
+/** The 400 of a part that failed its check. */
+function refused(c: Context, target: Target, issues: Parameters<typeof describeIssues>[0]) {
+  return c.json({ error: `invalid ${targetNames[target]}`, issues: describeIssues(issues) }, 400)
+}
+
+/** How many values that passed a route with one path parameter keeps, before it starts over. */
+const rememberedParams = 1024
+
+/**
+ * The check of a route's path parameters. A route with one parameter keeps the values that
+ * passed, as checked: polling clients read the same items again and again, and each value is
+ * then checked by its schema once, not at every read. What fails is checked, and refused,
+ * every time.
+ */
+function checkParams(path: string, schema: $ZodType): Check {
+  const names = Array.from(path.matchAll(/\{([^}]+)\}/g), ([, name]) => name as string)
+  const [name] = names
+  if (name === undefined || names.length > 1) return check('param', schema)
+  const passed = new Map<string, Readonly<Record<string, unknown>>>()
+  return (c) => {
+    const value = c.req.param(name) as string
+    const known = passed.get(value)
+    if (known !== undefined) {
+      c.req.addValidatedData('param', known)
+      return undefined
+    }
+    const result = safeParse(schema, { [name]: value })
+    if (!result.success) return refused(c, 'param', result.error.issues)
+    const data = Object.freeze(result.data as Record<string, unknown>)
+    if (passed.size >= rememberedParams) passed.clear()
+    passed.set(value, data)
+    c.req.addValidatedData('param', data)
+    return undefined
+  }
 }
 
 /** The body's check: the body is read first, so it is the one check that waits. */
@@ -78,7 +111,7 @@ function checkedHandler({ path, request = {} }: ApiRoute, handler: AnyHandler): 
   const checks = [
     // A parameter Hono could not decode is refused before anything reads it.
     ...(path.includes('{') ? [undecodablePath] : []),
-    ...(request.params ? [check('param', request.params)] : []),
+    ...(request.params ? [checkParams(path, request.params)] : []),
     ...(request.query ? [check('query', request.query)] : []),
     ...(request.headers ? [check('header', request.headers)] : []),
   ]
