@@ -171,12 +171,18 @@ function killNow({ child, pid }) {
   }
 }
 
-/** CPU seconds (user + system) the process has used so far. */
-export function cpuSeconds(pid) {
+/** User and system CPU seconds the process has used so far. */
+export function cpuTimes(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   // utime and stime are fields 14 and 15 of the line, counted in clock ticks (100 per second).
-  return (Number(fields[11]) + Number(fields[12])) / 100
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }
+}
+
+/** CPU seconds (user + system) the process has used so far. */
+export function cpuSeconds(pid) {
+  const { user, system } = cpuTimes(pid)
+  return user + system
 }
 
 /**

@@ -7,7 +7,6 @@
 //
 //   npm run build -w items-service
 //   node bench/investigations/cpu-split.mjs [--seconds 3] [--turns 6]
-import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,6 +18,7 @@ import { load } from '../load.mjs'
 import { movies } from '../movies.mjs'
 import {
   closeConnections,
+  cpuTimes,
   snapshotItemsBuild,
   startItemsService,
   startNode,
@@ -34,13 +34,6 @@ const seconds = Number(values.seconds)
 const turns = Number(values.turns)
 const busyBound = fileURLToPath(new URL('busy-bound.mjs', import.meta.url))
 const ready = (out) => Number(/listening on (\d+)/.exec(out)?.[1])
-
-/** User and system CPU seconds of a process so far (fields 14 and 15 of its stat, in ticks). */
-function cpuTimes(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }
-}
 
 const work = await mkdtemp(join(tmpdir(), 'cpu-split-'))
 try {

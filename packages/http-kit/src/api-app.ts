@@ -56,6 +56,9 @@ function refused(c: Context, target: Target, issues: Parameters<typeof describeI
   return c.json({ error: `invalid ${targetNames[target]}`, issues: describeIssues(issues) }, 400)
 }
 
+/** A parameter of a path in OpenAPI's form, `{id}`, its name captured. */
+const pathParameter = /\{([^}]+)\}/g
+
 /** How many values that passed a route with one path parameter keeps, before it starts over. */
 const rememberedParams = 1024
 
@@ -66,7 +69,7 @@ const rememberedParams = 1024
  * every time.
  */
 function checkParams(path: string, schema: $ZodType): Check {
-  const names = Array.from(path.matchAll(/\{([^}]+)\}/g), ([, name]) => name as string)
+  const names = Array.from(path.matchAll(pathParameter), ([, name]) => name as string)
   const [name] = names
   if (name === undefined || names.length > 1) return check('param', schema)
   const passed = new Map<string, Readonly<Record<string, unknown>>>()
@@ -156,7 +159,7 @@ function withMiddleware(middleware: readonly MiddlewareHandler[], last: AnyHandl
 export type AroundRoute = (handler: AnyHandler) => AnyHandler
 
 /** `/items/{id}` as Hono's router takes it: `/items/:id`. */
-const routerPath = (path: string) => path.replaceAll(/\{([^}]+)\}/g, ':$1')
+const routerPath = (path: string) => path.replaceAll(pathParameter, ':$1')
 
 /**
  * A Hono app that also knows its routes as `ApiRoute`s, for its OpenAPI document. `openapi()`
