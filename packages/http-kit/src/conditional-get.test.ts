@@ -72,6 +72,36 @@ describe('sendTaggedResponse', () => {
     expect(await response.text()).toBe('[]')
   })
 
+  it('gives each response its own id and tag, apps taking turns on one representation', async () => {
+    const other = createPlainServiceApp({
+      log: () => {},
+      corsOrigins: ['https://app.example'],
+      apiKeys: [],
+    }).get('/list', (c) =>
+      sendTaggedResponse(c, taggedResponse({ ...list, etag: '"b2"' }, undefined, json)),
+    )
+    const origin = { origin: 'https://app.example' }
+    const answers = [
+      await app.request('/list', { headers: origin }),
+      await other.request('/list', { headers: origin }),
+      await app.request('/list', { headers: { ...origin, 'x-request-id': 'caller-1' } }),
+    ]
+    const seen = answers.map((response) => [
+      response.headers.get('etag'),
+      response.headers.get('access-control-allow-origin'),
+      response.headers.get('x-content-type-options'),
+      response.headers.get('content-type'),
+    ])
+    expect(seen).toEqual([
+      ['"a1"', '*', 'nosniff', 'application/json'],
+      ['"b2"', '*', 'nosniff', 'application/json'],
+      ['"a1"', '*', 'nosniff', 'application/json'],
+    ])
+    const ids = answers.map((response) => response.headers.get('x-request-id'))
+    expect(new Set(ids).size).toBe(3)
+    expect(ids[2]).toBe('caller-1')
+  })
+
   it('answers a 304 without a body, with the same Vary', async () => {
     const response = await app.request('/list', { headers: { 'if-none-match': '"a1"' } })
     expect([response.status, response.headers.get('vary'), await response.text()]).toEqual([

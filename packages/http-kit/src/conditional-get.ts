@@ -1,6 +1,6 @@
 import type { Context, TypedResponse } from 'hono'
 import type { JSONParsed } from 'hono/utils/types'
-import { jsonBytes } from './json-bytes.js'
+import { taggedJsonBytes } from './json-bytes.js'
 
 /** What a tagged response's bytes may come as: in memory, as a `Blob`, or as a stream of them. */
 export type TaggedBody = Uint8Array | Blob | ReadableStream<Uint8Array>
@@ -82,8 +82,7 @@ export function sendTaggedResponse<T>(
   c: Context,
   response: TaggedResponse<TaggedBody>,
 ): TypedResponse<JSONParsed<T>, 200 | 304, 'json'> {
-  const headers = { ...response.headers, etag: response.etag }
   return response.status === 304
-    ? jsonBytes<T, 304>(c, null, 304, headers)
-    : jsonBytes<T, 200>(c, response.body, 200, headers)
+    ? taggedJsonBytes<T, 304>(c, null, 304, response.headers, response.etag)
+    : taggedJsonBytes<T, 200>(c, response.body, 200, response.headers, response.etag)
 }

@@ -53,6 +53,49 @@ export function responseWithHeaders(
 }
 
 /**
+ * Per representation's headers (a record a route keeps: its type, coding, `Vary`), the record of
+ * a tagged response's headers in the order they are sent, for the app whose shared headers it
+ * was made with; copied for each response, which sets its id and tag in it.
+ */
+const taggedRecords = new WeakMap<
+  object,
+  { shared: Readonly<Record<string, string>>; record: Readonly<Record<string, string>> }
+>()
+
+/**
+ * A tagged read's response: `responseWithHeaders` with the `etag`, for `representation` headers
+ * that are the same object from one read to the next (they are kept per representation). The
+ * record of all the headers is made once per representation and copied for each read, where
+ * joining the request's, the representation's and the tag for each was a read's largest part
+ * of the work on its headers.
+ * @example return responseWithTag(c, bytes, 200, json, item.etag)
+ */
+export function responseWithTag(
+  c: Context,
+  body: BodyInit | null,
+  status: number,
+  representation: Readonly<Record<string, string>>,
+  etag: string,
+): Response {
+  const requestId = (c as HeadersContext).get('requestId')
+  if (requestId === undefined) {
+    return new Response(body, { status, headers: { ...representation, etag } })
+  }
+  const shared = (c as HeadersContext).get('sharedHeaders') ?? {}
+  let made = taggedRecords.get(representation)
+  if (made?.shared !== shared) {
+    made = { shared, record: { 'x-request-id': '', ...shared, ...representation, etag: '' } }
+    taggedRecords.set(representation, made)
+  }
+  const headers: Record<string, string> = { ...made.record }
+  headers['x-request-id'] = requestId
+  headers.etag = etag
+  const response: Marked = new Response(body, { status, headers })
+  response[madeWhole] = true
+  return response
+}
+
+/**
  * `response` with the request's headers, where it does not name them itself. The other of the
  * two ways headers reach the wire, for what `responseWithHeaders` cannot make: responses Hono
  * makes (`c.json`, `c.body`, `c.html`) and ones passed on as they came (a redirect, a fetched
