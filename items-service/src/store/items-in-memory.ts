@@ -115,9 +115,7 @@ export class ItemsInMemory {
   /** The item's JSON and tag, now, or null. */
   find(id: string): TaggedJson | null {
     const key = this.#keyById.get(id)
-    const body = key === undefined ? undefined : this.#cache.get(key)
-    if (key === undefined || body === undefined) return null
-    return { body, etag: this.#cache.tagOf(key) as string }
+    return (key !== undefined && this.#cache.tagged(key)) || null
   }
 
   usage(): Usage {

@@ -107,6 +107,13 @@ describe('JsonListCache', () => {
       if (random(5) === 0) expect(parsed(cache)).toEqual([...model.values()])
       const probe = [...model.keys()][0]
       if (probe) expect(one(cache, probe)).toEqual(model.get(probe))
+      // A read kept from before a change must not answer after it.
+      const read = keys[random(keys.length)]
+      if (read !== undefined) {
+        const tagged = cache.tagged(read)
+        expect(tagged && JSON.parse(Buffer.from(tagged.body).toString())).toEqual(model.get(read))
+        expect(tagged?.etag).toBe(cache.tagOf(read))
+      }
     }
     expect(parsed(cache)).toEqual([...model.values()])
   })
@@ -129,6 +136,48 @@ describe('JsonListCache', () => {
     cache.bytes()
     expect(cache.tagOf('a')).toBeUndefined()
     expect(cache.tagOf('missing')).toBeUndefined()
+  })
+
+  it('answers each read of an item with one record until the list changes, never a stale one', () => {
+    const cache = new JsonListCache([
+      ['a', '{"n":1}'],
+      ['b', '{"n":2}'],
+    ])
+    const read = cache.tagged('a')
+    expect(read && [Buffer.from(read.body).toString(), read.etag]).toEqual([
+      '{"n":1}',
+      cache.tagOf('a'),
+    ])
+    expect(cache.tagged('a')).toBe(read)
+    expect(Object.isFrozen(read)).toBe(true)
+    // Another item's change is the list's: the record is made again, with what did not change.
+    cache.replace('b', json({ n: 20 }))
+    expect(cache.tagged('a')).not.toBe(read)
+    expect(cache.tagged('a')).toEqual(read)
+    cache.replace('a', json({ n: 10 }))
+    const replaced = cache.tagged('a')
+    expect(replaced && Buffer.from(replaced.body).toString()).toBe('{"n":10}')
+    expect(replaced?.etag).not.toBe(read?.etag)
+    // Rebuilt, the list's bytes move: what was kept went with the old buffer.
+    cache.bytes()
+    expect(cache.tagged('a')).toEqual(replaced)
+    cache.remove('a')
+    expect(cache.tagged('a')).toBeUndefined()
+    expect(cache.tagged('missing')).toBeUndefined()
+  })
+
+  it('keeps the reads of any number of items right, past the records it keeps', () => {
+    const items = Array.from(
+      { length: 5000 },
+      (_, n) => [`k${n}`, `{"n":${n}}`] as [string, string],
+    )
+    const cache = new JsonListCache(items)
+    for (const round of [1, 2]) {
+      for (const [key, bytes] of items) {
+        const read = cache.tagged(key)
+        expect(read && Buffer.from(read.body).toString(), `${key}, round ${round}`).toBe(bytes)
+      }
+    }
   })
 
   it('gives the same items other tags in another process (another cache)', () => {

@@ -12,6 +12,9 @@ export type JoinedItems = {
   lengths: readonly (readonly [key: string, bytes: number])[]
 }
 
+/** How many items read since the list last changed keep what a read answers, before it starts over. */
+const keptReads = 4096
+
 const open = Buffer.from('[')
 const comma = Buffer.from(',')
 const close = Buffer.from(']')
@@ -52,6 +55,8 @@ export class JsonListCache {
   #listTag = ''
   /** The version at which each item last changed; absent: as loaded. */
   readonly #changedAt = new Map<string, number>()
+  /** What `tagged` answered for each item read since the list last changed or was rebuilt. */
+  readonly #read = new Map<string, Readonly<{ body: Uint8Array; etag: string }>>()
 
   /**
    * Starts from items serialised one at a time, in order, keyed by a stable key. Each item's
@@ -126,7 +131,23 @@ export class JsonListCache {
     return `"${key}-${this.#epoch}-${this.#changedAt.get(key) ?? 0}"`
   }
 
+  /**
+   * An item's bytes and tag as a read answers them, or undefined: one record for every read of
+   * it until the list changes, since clients poll the same items again and again.
+   */
+  tagged(key: string): Readonly<{ body: Uint8Array; etag: string }> | undefined {
+    const kept = this.#read.get(key)
+    if (kept !== undefined) return kept
+    const body = this.get(key)
+    if (body === undefined) return undefined
+    const made = Object.freeze({ body, etag: this.tagOf(key) as string })
+    if (this.#read.size >= keptReads) this.#read.clear()
+    this.#read.set(key, made)
+    return made
+  }
+
   #bump(key?: string): void {
+    this.#read.clear()
     this.#copy = undefined
     this.#blob = undefined
     this.#version += 1
@@ -255,6 +276,8 @@ export class JsonListCache {
     this.#list = Buffer.concat(parts, position + 1)
     this.#length = this.#list.length
     this.#changed.clear()
+    // What reads kept are views of the list before: let it go.
+    this.#read.clear()
   }
 }
 
