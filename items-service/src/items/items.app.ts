@@ -165,10 +165,14 @@ export function itemsApp({ store, compress }: ItemsAppOptions) {
     // A tag names the page and its next cursor, whichever instance (or store) made them, so a
     // 304 is never a response whose `Link` has since changed (an item added after a page's last).
     const tagged = { body: page.body, etag: await pageTag(page.body, cursor) }
-    const headers: Record<string, string> = { ...json }
-    if (cursor !== undefined) {
-      headers.link = `</items?${parameters && `${parameters}&`}cursor=${cursor}>; rel="next"`
-    }
+    // The type alone is the record every read keeps; a page with a next one has its own `Link`.
+    const headers =
+      cursor === undefined
+        ? json
+        : {
+            ...json,
+            link: `</items?${parameters && `${parameters}&`}cursor=${cursor}>; rel="next"`,
+          }
     return sendTaggedResponse<Item[]>(c, taggedResponse(tagged, ifNoneMatch, headers))
   }
 

@@ -57,6 +57,7 @@ export function responseWithHeaders(
  * a tagged response's headers in the order they are sent, for the app whose shared headers it
  * was made with; copied for each response, which sets its id and tag in it.
  */
+const noSharedHeaders: Readonly<Record<string, string>> = {}
 const taggedRecords = new WeakMap<
   object,
   { shared: Readonly<Record<string, string>>; record: Readonly<Record<string, string>> }
@@ -81,7 +82,7 @@ export function responseWithTag(
   if (requestId === undefined) {
     return new Response(body, { status, headers: { ...representation, etag } })
   }
-  const shared = (c as HeadersContext).get('sharedHeaders') ?? {}
+  const shared = (c as HeadersContext).get('sharedHeaders') ?? noSharedHeaders
   let made = taggedRecords.get(representation)
   if (made?.shared !== shared) {
     made = { shared, record: { 'x-request-id': '', ...shared, ...representation, etag: '' } }
