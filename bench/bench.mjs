@@ -191,8 +191,7 @@ async function measure(options, work, say, started) {
   }
 
   // The small reads beside their floors: the bound, the bound with the promises, Hono's floor.
-  const smallTurns = options.quick ? 2 : 8
-  const smallSeconds = Math.max(0.2, seconds / 2)
+  const { smallTurns, smallSeconds } = options
   const smallRuns = await measureSmallReads({
     work,
     files: filesN,

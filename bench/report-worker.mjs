@@ -2,13 +2,14 @@
 
 import { count, cpuPerAnswer, fixed, ratio, verdict } from './format.mjs'
 import { bestOf } from './report.mjs'
+import { workerSmallReadsReport } from './worker-small-reads.mjs'
 
 const endpoints = ['GET /items', 'GET /items/:id', 'POST /items']
 const mib = (bytes) => `${fixed(bytes / 1048576, 2)} MiB`
 
 /** The section's lines, and the table of every run (or none). */
 export function workerReport({ options, workers }) {
-  const { runs, listTimes, cold, size } = workers
+  const { runs, small, listTimes, cold, size } = workers
   const best = bestOf(runs.map((run) => ({ ...run, server: run.key })))
   const at = (endpoint, key) => best.get(`${endpoint}|${options.n}|${key}`)
   const lines = []
@@ -16,8 +17,8 @@ export function workerReport({ options, workers }) {
   lines.push('')
   lines.push(
     "items-service's Worker as `wrangler deploy` uploads it (the modules of `items-service/dist-worker/bundle/`), " +
-      "run by workerd under Miniflare: every request goes to the collection's Durable Object (SQLite " +
-      'storage), which runs the app. Beside it, in the same runtime and the same run: the bare Worker ' +
+      "run by workerd under Miniflare: the app runs in the Worker, over the collection's Durable Object " +
+      '(SQLite storage), which holds the items and serves every read and write. Beside it, in the same runtime and the same run: the bare Worker ' +
       '(`bench/workers/bare-worker.mjs`: cached JSON bytes from memory, the bound, as the bare node:http ' +
       'server is on Node) and the same bare Worker sending every request to one Durable Object that ' +
       'answers it from memory and writes each created item as one row of its SQLite storage ("through ' +
@@ -54,6 +55,17 @@ export function workerReport({ options, workers }) {
     lines.push(`| ${cells.join(' | ')} |`)
   }
   lines.push('')
+  if (small.length > 0) {
+    const turns = options.smallTurns
+    lines.push(
+      ...workerSmallReadsReport({
+        runs: small,
+        n: options.n,
+        seconds: options.smallSeconds,
+        turns,
+      }),
+    )
+  }
   const [listAtN] = listTimes
   const item = at('GET /items/:id', 'items')
   const list = at('GET /items', 'items')
@@ -111,8 +123,8 @@ function notes(options) {
   return [
     'workerd, the Workers runtime, from the `workerd` package Miniflare depends on, run by Miniflare in a Node process of its own (`bench/worker-server.mjs`), compatibility date 2025-01-01 and `nodejs_compat` as in `items-service/wrangler.toml`. The module is handed to Miniflare as it is: given a path, Miniflare first parses the script in Node to find its imports, which the platform never does.',
     "Requests reach the Worker on a socket of workerd's own (Miniflare's `unsafeDirectSockets`), as the platform's front hands a request to a Worker. Not through Miniflare's default port, whose routing Worker copies each request twice, emulates the platform's compression and logs each request to Node through a loopback HTTP call; nor through `dispatchFetch`, which adds an HTTP client in the process that generates the load. Either would measure the harness.",
-    "\"CPU\" of a Worker is workerd's process alone (the runtime: HTTP, the hop to the object, the isolate); Miniflare's Node process, which only relays the Worker's log lines, counts among the other processes.",
-    `items-service: the ${options.n} movies are POSTed through the API once into its object's storage (a folder), and each start gets a copy of it; no setting but \`CORS_ORIGINS=*\`. Each request writes a log line (\`console.log\`), which Miniflare relays to its process's stdout, piped to the bench and drained. Its modules are those \`wrangler deploy\` uploads (\`items-service/dist-worker/bundle/\`), without the MongoDB driver's; its static assets are not served here: the platform serves them without the Worker.`,
+    "\"CPU\" of a Worker is workerd's process alone (the runtime: HTTP, the hop to the object, the isolate); Miniflare's Node process, which only passes the Worker's console on to the bench as it comes (not line by line, as Miniflare would by default), counts among the other processes.",
+    `items-service: the ${options.n} movies are POSTed through the API once into its object's storage (a folder), and each start gets a copy of it; no setting but \`CORS_ORIGINS=*\`. Each request writes a log line (\`console.log\`), which Miniflare's process passes on to its stdout, piped to the bench and drained. Its modules are those \`wrangler deploy\` uploads (\`items-service/dist-worker/bundle/\`), without the MongoDB driver's; its static assets are not served here: the platform serves them without the Worker.`,
     `The bounds take the same movies as the \`DOCUMENTS\` binding. POST: ${options.warmupWrites} warm-up then ${options.writes} measured creations, on each Worker; the bounds append in memory, and those through an object also write the item as one row of their SQLite storage (a folder, as ours) before they answer.`,
     "First request to a new isolate: Miniflare made, workerd spawned and ready (it compiles the modules and runs the Worker's global scope before it serves), then one GET /items; the same with the bare Worker. Timed from workerd's spawn: Miniflare's work before it (encoding the configuration with the modules) is the local tool's, reported apart. A fresh copy of the stored movies each time.",
   ]

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
-import { dataDir, median, prepare } from './fixtures.mjs'
+import { dataDir, prepare } from './fixtures.mjs'
 import { count, fixed, ratio, verdict } from './format.mjs'
 import { load } from './load.mjs'
 import { movies } from './movies.mjs'
@@ -27,6 +27,7 @@ import {
   stopAll,
   stopServer,
 } from './servers.mjs'
+import { loadInTurns, pooled, turnRatio } from './turns.mjs'
 
 const floors = fileURLToPath(new URL('floors/', import.meta.url))
 
@@ -103,39 +104,14 @@ export async function measureSmallReads({ work, files, ids, seconds, warmup, tur
       for (const name of names) plans[name] = await requestsOf(read, servers[name], ids)
       const stream = (name, time) => ({ ...plans[name], seconds: time, generator: 'sockets' })
       for (const name of names) await load(servers[name], stream(name, warmup))
-      for (let turn = 0; turn < turns; turn++) {
-        const order = [...names.slice(turn % 4), ...names.slice(0, turn % 4)]
-        for (const name of order) {
-          const run = await load(servers[name], stream(name, seconds))
-          runs.push({ read, turn, server: name, ...run })
-        }
-        const line = runs.slice(-4).map((run) => `${run.server} ${fixed(run.rps)}`)
-        say(`small reads ${read}, turn ${turn + 1}: ${line.join(', ')} req/s`)
-      }
+      const label = `small reads ${read}`
+      const own = await loadInTurns(servers, (name) => stream(name, seconds), { turns, say, label })
+      for (const run of own) runs.push({ read, ...run })
     }
   } finally {
     for (const server of Object.values(servers)) await stopServer(server)
   }
   return runs
-}
-
-/** One server's runs of a read taken together: all answers over all seconds, CPU per answer. */
-function pooled(runs) {
-  const requests = runs.reduce((sum, run) => sum + run.requests, 0)
-  const seconds = runs.reduce((sum, run) => sum + run.duration, 0)
-  const cpu = runs.reduce((sum, run) => sum + run.cpu * run.duration, 0)
-  const unexpected = runs.reduce((sum, run) => sum + run.unexpected + run.errors, 0)
-  return { rps: requests / seconds, cpuMicros: (cpu / requests) * 1e6, unexpected }
-}
-
-/** The median over turns of `server`'s rate over the bound's in the same turn. */
-function turnRatio(runs, server) {
-  const shares = []
-  for (const run of runs.filter((one) => one.server === server)) {
-    const bound = runs.find((one) => one.server === 'bound' && one.turn === run.turn)
-    shares.push(run.rps / bound.rps)
-  }
-  return { median: median(shares), low: Math.min(...shares), high: Math.max(...shares) }
 }
 
 /** The Markdown lines of the small reads' section. */

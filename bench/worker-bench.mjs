@@ -3,7 +3,7 @@
 // same runtime: a bare Worker answering cached bytes from memory, and the same bare Worker sending
 // every request to one Durable Object that answers them and writes each created item as one row
 // (what routing every request through one object, and a durable create, cost by themselves).
-// Then the first request to a new isolate and the upload's size.
+// Then one item beside the promised pipeline's floor, in turns (worker-small-reads.mjs), the first request to a new isolate and the upload's size.
 import { mkdir, readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -21,6 +21,7 @@ import {
   startWorker,
   summariseStarts,
 } from './worker-servers.mjs'
+import { measureWorkerSmallReads, promisedBoundWorker } from './worker-small-reads.mjs'
 
 /** The Workers in table order. */
 export const workerLabels = {
@@ -104,6 +105,25 @@ export async function measureWorkers({ work, script, options, say, base }) {
     await stopAll()
   }
 
+  say('workers: one item beside its floor, in turns')
+  const small = await measureWorkerSmallReads({
+    start: {
+      bound: start.object,
+      promised: async () =>
+        startWorker(
+          'bare Worker through an object, with the promises',
+          await promisedBoundWorker(stored, join(dir, `promised-${++copies}`), dir),
+          dir,
+        ),
+      items: start.items,
+    },
+    ids,
+    seconds: options.smallSeconds,
+    warmup,
+    turns: options.smallTurns,
+    say,
+  })
+
   say('workers: the first request to a new isolate')
   const cold = { n, tries: options.coldTries, items: [], bare: [] }
   for (let i = 0; i < options.coldTries; i++) {
@@ -116,6 +136,7 @@ export async function measureWorkers({ work, script, options, say, base }) {
 
   return {
     runs,
+    small,
     listTimes: [...listTimes.values()].sort((a, b) => a.n - b.n),
     cold: {
       ...cold,

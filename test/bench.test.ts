@@ -104,6 +104,28 @@ describe('npm run bench, at a tiny size', () => {
         expect(runs).toContain(`| 1 | ${endpoint} | 50 | ${label} |`)
   })
 
+  it("loads one item on items-service's Worker beside the bound and the promised pipeline's floor, in turns", () => {
+    const small = section('### One item beside its floor')
+    // Worker | req/s | workerd µs per answer | over the bound (low-high) | by CPU | unexpected | target
+    const share = `${x} \\(${x}-${x}\\)`
+    expect(small).toMatch(
+      new RegExp(
+        `\\| through an object \\| ${rate} \\| ${rate} \\| 1\\.00x \\| 1\\.00x \\| 0 \\|  \\|`,
+      ),
+    )
+    expect(small).toMatch(
+      new RegExp(
+        `\\| through an object, with the promises \\| ${rate} \\| ${rate} \\| ${share} \\| ${x} \\| 0 \\|  \\|`,
+      ),
+    )
+    expect(small).toMatch(
+      new RegExp(
+        `\\| items-service \\| ${rate} \\| ${rate} \\| ${share} \\| ${x} \\| 0 \\| >= 0\\.7x: (met|\\*\\*missed\\*\\*) \\|`,
+      ),
+    )
+    expect(small).toMatch(new RegExp(`items-service over the floor, per turn: ${share}\\.`))
+  })
+
   it('times the first request to a new isolate and measures the upload', () => {
     const workers = section('## On the Workers runtime')
     expect(workers).toMatch(

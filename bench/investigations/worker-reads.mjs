@@ -1,6 +1,6 @@
 // items-service's Worker read of one item, this checkout's build beside other builds, the bare
 // Worker through an object (the bound of the Workers runtime's targets) and that bound with the
-// promises of every answer (workers/promised-bound-worker.mjs), each in a workerd of its own as
+// promises of every answer (../workers/promised-bound-worker.mjs), each in a workerd of its own as
 // `npm run bench` runs them. `GET /items/:id` over every id is loaded on each in turn, in
 // short turns whose order turns by one each time; each turn gives each Worker's rate over the
 // bound's in that turn, and the table has the median of those ratios (and of this build's over
@@ -16,20 +16,15 @@
 import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { median, postAll } from '../fixtures.mjs'
 import { count, fixed, ratio } from '../format.mjs'
 import { load } from '../load.mjs'
 import { documents, movies } from '../movies.mjs'
 import { closeConnections, send, stopAll } from '../servers.mjs'
-import {
-  bareWorker,
-  bundleForWorkers,
-  itemsWorker,
-  snapshotItemsBundle,
-  startWorker,
-} from '../worker-servers.mjs'
+import { loadInTurns, pooled, turnRatio } from '../turns.mjs'
+import { bareWorker, itemsWorker, snapshotItemsBundle, startWorker } from '../worker-servers.mjs'
+import { promisedBoundWorker } from '../worker-small-reads.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -44,7 +39,6 @@ const turns = Number(values.turns)
 const seconds = Number(values.seconds)
 const n = Number(values.n)
 const say = (line) => process.stderr.write(`${line}\n`)
-const promisedBound = fileURLToPath(new URL('workers/promised-bound-worker.mjs', import.meta.url))
 
 /** A build's modules copied under `work/<name>`: the path of its entry. */
 async function snapshotBuild(folder, work, name) {
@@ -77,10 +71,9 @@ try {
     boundOn(join(work, 'state-object')),
     work,
   )
-  const floor = await bundleForWorkers(promisedBound, join(work, 'floor', 'floor.js'))
   servers.promised = await startWorker(
     'the bound with the promises',
-    { ...boundOn(join(work, 'state-promised')), script: floor, modulesRoot: join(work, 'floor') },
+    await promisedBoundWorker(JSON.stringify(documents(list)), join(work, 'state-promised'), work),
     work,
   )
   const names = Object.keys(servers)
@@ -95,32 +88,14 @@ try {
   })
   for (const name of names) await load(servers[name], stream(seconds))
   const loadBefore = loadavg()
-  const runs = []
-  for (let turn = 0; turn < turns; turn++) {
-    const order = [...names.slice(turn % names.length), ...names.slice(0, turn % names.length)]
-    for (const name of order)
-      runs.push({ turn, name, ...(await load(servers[name], stream(seconds))) })
-    const line = runs.slice(-names.length).map((run) => `${run.name} ${fixed(run.rps)}`)
-    say(`turn ${turn + 1}: ${line.join(', ')} req/s; load ${loadavg()[0].toFixed(2)}`)
-  }
+  const label = 'one item'
+  const runs = await loadInTurns(servers, () => stream(seconds), { turns, say, label })
   const loadAfter = loadavg()
   await stopAll()
 
-  const of = (name) => runs.filter((run) => run.name === name)
-  const turnRatios = (name, over) =>
-    of(name).map(
-      (run) => run.rps / runs.find((one) => one.name === over && one.turn === run.turn).rps,
-    )
-  const spread = (shares) =>
-    `${ratio(median(shares))} (${ratio(Math.min(...shares))}-${ratio(Math.max(...shares))})`
-  const pooled = (name) => {
-    const own = of(name)
-    const requests = own.reduce((sum, run) => sum + run.requests, 0)
-    const time = own.reduce((sum, run) => sum + run.duration, 0)
-    const cpuMicros = median(own.map((run) => run.cpuPerAnswer))
-    const wrong = own.reduce((sum, run) => sum + run.unexpected + run.errors, 0)
-    return { rps: requests / time, cpuMicros, wrong }
-  }
+  const of = (name) => runs.filter((run) => run.server === name)
+  const spread = ({ median: middle, low, high }) =>
+    `${ratio(middle)} (${ratio(low)}-${ratio(high)})`
   const others = median(runs.map((run) => run.othersCpu))
   console.log(
     `\`GET /items/:id\` over ${count(n)} movies, ${turns} turns of ${seconds} s on each Worker, ` +
@@ -129,21 +104,21 @@ try {
       `${fixed(others * 100)}% of a core during a run\n`,
   )
   console.log(
-    '| Worker | req/s | workerd µs per answer (median) | over through an object, per turn (low-high) | by CPU | unexpected or errors |',
+    '| Worker | req/s | workerd µs per answer | over through an object, per turn (low-high) | by CPU | unexpected or errors |',
   )
   console.log('| --- | --: | --: | --: | --: | --: |')
-  const bound = pooled('object')
+  const bound = pooled(of('object'))
   for (const name of names) {
-    const { rps, cpuMicros, wrong } = pooled(name)
-    const share = name === 'object' ? '1.00x' : spread(turnRatios(name, 'object'))
+    const { rps, cpuMicros, unexpected } = pooled(of(name))
+    const share = name === 'object' ? '1.00x' : spread(turnRatio(runs, name, 'object'))
     console.log(
-      `| ${name} | ${count(Math.round(rps))} | ${fixed(cpuMicros)} | ${share} | ${ratio(bound.cpuMicros / cpuMicros)} | ${wrong} |`,
+      `| ${name} | ${count(Math.round(rps))} | ${fixed(cpuMicros)} | ${share} | ${ratio(bound.cpuMicros / cpuMicros)} | ${unexpected} |`,
     )
   }
   for (const name of Object.keys(scripts).filter((one) => one !== 'this')) {
     const cpu = median(of('this').map((run, i) => of(name)[i].cpuPerAnswer / run.cpuPerAnswer))
     console.log(
-      `\nthis over ${name}, per turn: ${spread(turnRatios('this', name))}; by CPU ${ratio(cpu)}`,
+      `\nthis over ${name}, per turn: ${spread(turnRatio(runs, 'this', name))}; by CPU ${ratio(cpu)}`,
     )
   }
 } finally {

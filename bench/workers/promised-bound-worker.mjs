@@ -1,14 +1,14 @@
-// The bare Worker through an object (../../workers/bare-worker.mjs) with the promises of every
+// The bare Worker through an object (bare-worker.mjs) with the promises of every
 // answer of items-service's Worker and nothing else: the request id, nosniff and the CORS headers
 // in one record with the answer's own, and one log object per request on the console; the id, the
 // CORS headers and the log object are http-kit's own code. No Hono, no checks, no tag (the bound
 // keeps none). What lies between the bound and this is what those promises cost on the Workers
 // runtime; between this and items-service, Hono, the checks, the tag and the store's call.
-// Bundled by worker-reads.mjs before it runs, with the bound's `DOCUMENTS` and `ITEMS` bindings.
-import { corsPolicy } from '../../../packages/http-kit/src/cors.ts'
-import { requestIdFor } from '../../../packages/http-kit/src/request-log.ts'
-import { workerRequestLog } from '../../../packages/http-kit/src/worker-request-log.ts'
-import bare, { ItemsObject } from '../../workers/bare-worker.mjs'
+// Bundled before a run (`worker-small-reads.mjs`), with the bound's `DOCUMENTS` and `ITEMS` bindings.
+import { corsPolicy } from '../../packages/http-kit/src/cors.ts'
+import { requestIdFor } from '../../packages/http-kit/src/request-log.ts'
+import { workerRequestLog } from '../../packages/http-kit/src/worker-request-log.ts'
+import bare, { ItemsObject } from './bare-worker.mjs'
 
 export { ItemsObject }
 
