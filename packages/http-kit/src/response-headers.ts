@@ -52,12 +52,14 @@ export function responseWithHeaders(
   return response
 }
 
+/** An app's shared headers when it has none: one object, so that its records are kept too. */
+const noSharedHeaders: Readonly<Record<string, string>> = {}
+
 /**
  * Per representation's headers (a record a route keeps: its type, coding, `Vary`), the record of
  * a tagged response's headers in the order they are sent, for the app whose shared headers it
  * was made with; copied for each response, which sets its id and tag in it.
  */
-const noSharedHeaders: Readonly<Record<string, string>> = {}
 const taggedRecords = new WeakMap<
   object,
   { shared: Readonly<Record<string, string>>; record: Readonly<Record<string, string>> }
