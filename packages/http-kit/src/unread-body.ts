@@ -1,6 +1,9 @@
 import type { Context } from 'hono'
 
-/** `Connection: close`: Node closes the socket after the response, reading no more of it. */
+/**
+ * `Connection: close`: the connection closes after the response, the rest of the body not read
+ * to keep it (on Node in stages, so that a client still sending gets the answer: lingering-close).
+ */
 export const closeConnection: Record<string, string> = { connection: 'close' }
 
 /**

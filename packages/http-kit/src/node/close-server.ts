@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import { endLingering } from './lingering-close.js'
 
 /** How a server's stop went: `cut` connections still had a request in flight at the deadline. */
 export type Closed = { cut: number }
@@ -13,8 +14,11 @@ export function closeServer(server: Server, timeoutMs: number): Promise<Closed> 
   return new Promise((resolve) => {
     let cut = 0
     // Idle keep-alive connections would hold close() open, and so would those that go idle
-    // after finishing a request in flight: close them as they become idle.
-    const closeIdle = () => server.closeIdleConnections()
+    // after finishing a request in flight, or linger after their answer: close them as they come.
+    const closeIdle = () => {
+      server.closeIdleConnections()
+      endLingering(server)
+    }
     const sweep = setInterval(closeIdle, 100)
     const deadline = setTimeout(() => {
       closeIdle()

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
+import { closeLingering, defaultLingering, type Lingering } from './lingering-close.js'
 
 export type Listening = { server: Server; address: string; port: number }
 
@@ -23,6 +24,7 @@ export function listen(
     host,
     requestTimeoutMs = 300_000,
     maxConnections = Number.POSITIVE_INFINITY,
+    lingering = defaultLingering,
   }: {
     port: number
     host: string
@@ -33,6 +35,8 @@ export function listen(
     requestTimeoutMs?: number
     /** Connections beyond this many are closed as they come: the process keeps descriptors. */
     maxConnections?: number
+    /** How long a connection closing on a body still coming reads it first (`closeLingering`). */
+    lingering?: Lingering
   },
 ): Promise<Listening> {
   // A request without a Host header gets the listening host, as `serve()` of the adapter does.
@@ -44,18 +48,21 @@ export function listen(
   })
   // The caller handles a failed load; the requests waiting on it get no answer.
   loaded.catch(() => {})
+  const server = createServer({
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(60_000, requestTimeoutMs),
+  })
+  server.maxConnections = maxConnections
+  const track = closeLingering(server, lingering)
   const whenLoaded: RequestListener = (request, response) => {
+    track(request)
     if (appListener) return appListener(request, response)
     loaded.then(
       (listener) => listener(request, response),
       () => {},
     )
   }
-  const server = createServer(
-    { requestTimeout: requestTimeoutMs, headersTimeout: Math.min(60_000, requestTimeoutMs) },
-    whenLoaded,
-  )
-  server.maxConnections = maxConnections
+  server.on('request', whenLoaded)
   // `Expect: 100-continue`: node:http would send `100 Continue` before the app saw the request,
   // and the client its body to a request the app refuses on its headers (a wrong key). The
   // request goes to the app at once instead, and `100 Continue` only once the app starts
