@@ -63,6 +63,44 @@ describe('the built service against one abusive client', () => {
     for (const connection of held) connection.destroy()
   })
 
+  // As Node's `fetch` and `http.request` may: the whole body written before the answer is read.
+  // Refused after 64 KB, such a body must not end in a reset the client gets instead of its 413.
+  it.each([
+    ['node', async () => startService({ DATA_DIR: await temporaryDataDir() })],
+    ['the Worker', () => WorkerUnderTest.start({})],
+  ])(
+    'answers 413 on %s to megabytes of body sent whole before the answer is read',
+    async (_, start) => {
+      const service = await start()
+      try {
+        const body = JSON.stringify({ ...movie, pad: 'x'.repeat(8 * 1024 * 1024) })
+        const length = Buffer.byteLength(body)
+        for (const framing of ['content-length', 'chunked'] as const) {
+          const connection = await RawConnection.open(service.url)
+          const [headers, bytes] =
+            framing === 'chunked'
+              ? [
+                  { 'transfer-encoding': 'chunked' },
+                  `${length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+                ]
+              : [{ 'content-length': String(length) }, body]
+          const head = { host: 'items.test', 'content-type': 'application/json', ...headers }
+          const request = Buffer.concat([rawRequest('POST', '/items', head), Buffer.from(bytes)])
+          expect(await connection.send(request), framing).toBeUndefined()
+          const answer = await connection.answer()
+          expect(answer?.status, framing).toBe(413)
+          expect(JSON.parse(String(answer?.body))).toEqual({
+            error: expect.stringContaining('larger'),
+          })
+          connection.destroy()
+        }
+        expect(await (await fetch(`${service.url}/items`)).json()).toEqual([])
+      } finally {
+        await service.stop()
+      }
+    },
+  )
+
   it('answers 408 to a body that trickles in past BODY_TIMEOUT_MS, and closes its connection', async () => {
     const service = await startService({
       DATA_DIR: await temporaryDataDir(),

@@ -17,8 +17,8 @@ export type LargeUploadResult = {
  * to `url` on a raw socket, a few bytes of the body, then 16 KiB every 20 ms, as a slow client
  * would, until the server ends the connection or `giveUpMs` passes. A server that reads the
  * body to keep the connection keeps it open meanwhile (the node adapter for up to 500 ms).
- * Slowly, so that the response is read before a write meets the closed socket: a fast writer
- * gets EPIPE first, and the response waiting in its socket is lost with it.
+ * Slowly, so that the response is read before a write meets a socket the server closed at once:
+ * a fast writer gets EPIPE first, and the response waiting in its socket is lost with it.
  */
 export function largeUpload(
   url: string,

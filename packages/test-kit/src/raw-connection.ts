@@ -44,10 +44,18 @@ export class RawConnection {
     return this.#closed
   }
 
-  /** Writes `bytes` as they are; resolves once they are handed to the socket. */
-  send(bytes: string | Uint8Array): Promise<void> {
-    if (this.#closed || this.#socket.destroyed) return Promise.resolve()
-    return new Promise((resolve) => this.#socket.write(bytes, () => resolve()))
+  /**
+   * Writes `bytes` as they are; resolves once they are handed to the socket, with the write's
+   * error code if it failed (`EPIPE`, `ECONNRESET`: the server closed first), or 'closed' when
+   * the connection had closed before.
+   */
+  send(bytes: string | Uint8Array): Promise<string | undefined> {
+    if (this.#closed || this.#socket.destroyed) return Promise.resolve('closed')
+    return new Promise((resolve) =>
+      this.#socket.write(bytes, (error?: NodeJS.ErrnoException | null) =>
+        resolve(error ? (error.code ?? error.message) : undefined),
+      ),
+    )
   }
 
   /**
