@@ -47,6 +47,9 @@ export function closeLingering(
     // node:http calls this once the answer of a connection's last request is written.
     socket.destroySoon = () => {
       const request = socket[lastRequest]
+      // Called again while lingering (the node adapter's drain of an unread body gives up after
+      // 500 ms): the bounds set the first time stand.
+      if (lingering.has(socket)) return
       if (!request || request.complete || socket.readableEnded) return closeAtOnce()
       lingering.add(socket)
       const close = () => socket.destroy()
@@ -66,7 +69,7 @@ export function closeLingering(
         clearInterval(count)
         lingering.delete(socket)
       })
-      socket.end()
+      if (socket.writable) socket.end()
       // The app has answered: what it read the body with (a web stream, its reading stopped at a
       // limit) would hold the body paused, and the socket with it, until the bounds.
       request.removeAllListeners('data')
