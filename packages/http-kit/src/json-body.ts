@@ -75,10 +75,10 @@ async function parseJsonObject(c: Context, bytes: Uint8Array, next: () => Promis
  * larger (a declared length at once, a chunked body as it streams; either way the connection
  * closes after the response, the rest not read for the route), 408 for a body that did not
  * arrive within BODY_TIMEOUT_MS (the connection closes: a client that sends a byte a second
- * must not hold it for minutes), 400 for JSON that does not parse or is not an object, and 400 naming the fields
- * for JSON that would not be kept as sent (`parseStrictJson`: bytes that are not UTF-8, a lone
- * surrogate, a number out of range or rounded, a name given twice). The checked text stays
- * cached for the validators that follow.
+ * must not hold it for minutes), 400 for JSON that does not parse or is not an object, and 400
+ * naming the fields for JSON that would not be kept as sent (`parseStrictJson`: bytes that are
+ * not UTF-8, a lone surrogate, a number out of range or rounded, a name given twice). The
+ * checked text stays cached for the validators that follow.
  */
 export function jsonObjectBody({ maxBytes }: { maxBytes: number }): MiddlewareHandler[] {
   const tooLarge = (c: Context) =>

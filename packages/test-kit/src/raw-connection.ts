@@ -29,11 +29,14 @@ export class RawConnection {
     })
   }
 
-  /** Connects to the host and port of `url`. */
-  static open(url: string): Promise<RawConnection> {
+  /**
+   * Connects to the host and port of `url`. `halfOpen`: the connection stays open for writing
+   * once the server has ended its side, as a client still sending its body keeps it.
+   */
+  static open(url: string, { halfOpen = false } = {}): Promise<RawConnection> {
     const { hostname, port } = new URL(url)
     return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), hostname)
+      const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: halfOpen })
       socket.once('connect', () => resolve(new RawConnection(socket)))
       socket.once('error', reject)
     })
