@@ -46,4 +46,15 @@ describe('x-apikey when no API key is set', () => {
   it('lets mutations through without one', async () => {
     expect((await api().post(movies.shawshank)).status).toBe(201)
   })
+
+  it('documents no scheme to authorize with, and no operation that needs one', async () => {
+    const document = (await (await api().request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { security?: object[] }>>
+      components: { securitySchemes?: object; schemas?: object }
+    }
+    expect(document.components.securitySchemes).toBeUndefined()
+    expect(document.components.schemas).toBeDefined()
+    const operations = Object.values(document.paths).flatMap((item) => Object.values(item))
+    expect(operations.flatMap(({ security = [] }) => security)).toEqual([])
+  })
 })

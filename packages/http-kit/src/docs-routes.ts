@@ -160,6 +160,32 @@ function withKeyResolved<D extends { paths?: object }>(
 }
 
 /**
+ * The document with only the security schemes some operation requires: a service that takes no
+ * key and no token declares none, and Swagger UI offers nothing to authorize with.
+ */
+function withUsedSchemes<D extends { paths?: object; components?: object }>(document: D): D {
+  const operations = Object.values((document.paths ?? {}) as Record<string, object>).flatMap(
+    (item) => Object.values(item) as { security?: object[] }[],
+  )
+  const used = new Set(
+    operations.flatMap(({ security = [] }) =>
+      security.flatMap((requirement) => Object.keys(requirement)),
+    ),
+  )
+  const { securitySchemes = {}, ...components } = (document.components ?? {}) as {
+    securitySchemes?: Record<string, object>
+  }
+  const kept = Object.entries(securitySchemes).filter(([name]) => used.has(name))
+  return {
+    ...document,
+    components: {
+      ...components,
+      ...(kept.length > 0 && { securitySchemes: Object.fromEntries(kept) }),
+    },
+  }
+}
+
+/**
  * Adds `GET /openapi.json` (OpenAPI 3.1, generated from the zod schemas the routes validate
  * with) and `GET /docs` (Swagger UI for that document, its files under `/docs/`) to `app`. Both
  * are made on their first request, so routes added after this call are in them too. Not
@@ -187,7 +213,7 @@ export function addDocsRoutes<E extends Env>(app: ApiApp<E>, info: ServiceInfo):
       },
     })
     const resolved = keyed === undefined ? generated : withKeyResolved(generated, { keyed, users })
-    return withTags(withImplicitMethods(resolved), tags)
+    return withTags(withImplicitMethods(withUsedSchemes(resolved)), tags)
   }
   // Swagger UI's files load on the first request for them: the builds keep them in a chunk of
   // their own. Swapped per build (package.json `imports`): the Worker builds, condition
