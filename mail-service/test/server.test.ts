@@ -169,6 +169,35 @@ describe('node dist/server.js', () => {
     right.destroy()
   })
 
+  // The end of the client's side delimits nothing (RFC 9112 §9.6): a client that ends it once
+  // its request is sent (`nc -N`, `socat`, some scripts) must learn that its mail went, or it
+  // sends it again.
+  it("answers a send whose client ends its side once the request is sent, with the provider's answer", async () => {
+    const mailgun = await MailgunStandIn.start()
+    mailgun.reply = { status: 200, body: '{"id":"<3.4@m>","message":"Queued. Thank you."}' }
+    const service = await start({
+      API_KEYS: 'server-test-api-key',
+      MAIL_APIKEY: 'key-secret-e2e',
+      MAIL_DOMAIN: 'mg.example.com',
+      MAIL_API_URL: mailgun.baseUrl,
+    })
+    const body = JSON.stringify({ email: 'ada@example.com', name: 'Ada' })
+    const connection = await RawConnection.open(service.url)
+    const headers = {
+      host: 'localhost',
+      'x-apikey': 'server-test-api-key',
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+    }
+    connection.end(rawRequest('POST', '/sendmail', headers, body))
+    const answer = await connection.answer()
+    connection.destroy()
+    expect(answer?.status).toBe(201)
+    expect(String(answer?.body)).toBe('{"id":"<3.4@m>","message":"Queued. Thank you."}')
+    expect(mailgun.requests).toHaveLength(1)
+    await mailgun.stop()
+  })
+
   it('says plainly when its port is taken, and exits 1', async () => {
     const first = await start({ API_KEYS: 'server-test-api-key' })
     const port = new URL(first.url).port

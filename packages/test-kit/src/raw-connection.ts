@@ -84,6 +84,15 @@ export class RawConnection {
     }
   }
 
+  /**
+   * Ends this side of the connection once `bytes` (if any) are written: a half-close, as a client
+   * that has sent all it will send and still reads the answer.
+   */
+  end(bytes?: string | Uint8Array): void {
+    if (bytes === undefined) this.#socket.end()
+    else this.#socket.end(bytes)
+  }
+
   /** Closes the connection from this side, as a client that goes away. */
   destroy(): void {
     this.#socket.destroy()

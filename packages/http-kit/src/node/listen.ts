@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
+import { answerHalfClosedClients } from './half-close.js'
 import { closeLingering, defaultLingering, type Lingering } from './lingering-close.js'
 
 export type Listening = { server: Server; address: string; port: number }
@@ -53,9 +54,11 @@ export function listen(
     headersTimeout: Math.min(60_000, requestTimeoutMs),
   })
   server.maxConnections = maxConnections
+  const answerAfterEnd = answerHalfClosedClients(server)
   const track = closeLingering(server, lingering)
   const whenLoaded: RequestListener = (request, response) => {
     track(request)
+    answerAfterEnd(request, response)
     if (appListener) return appListener(request, response)
     loaded.then(
       (listener) => listener(request, response),
