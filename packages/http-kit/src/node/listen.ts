@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import { answerHalfClosedClients } from './half-close.js'
 import { closeLingering, defaultLingering, type Lingering } from './lingering-close.js'
+import { adapterErrorResponse, answerUnreadableRequests } from './unreadable-requests.js'
 
 export type Listening = { server: Server; address: string; port: number }
 
@@ -41,7 +42,8 @@ export function listen(
   },
 ): Promise<Listening> {
   // A request without a Host header gets the listening host, as `serve()` of the adapter does.
-  const listenerOf = (fetch: Fetch) => getRequestListener(fetch, { hostname: host })
+  const listenerOf = (fetch: Fetch) =>
+    getRequestListener(fetch, { hostname: host, errorHandler: adapterErrorResponse })
   let appListener: RequestListener | undefined
   const loaded = Promise.resolve(app).then((fetch) => {
     appListener = listenerOf(fetch)
@@ -55,6 +57,7 @@ export function listen(
   })
   server.maxConnections = maxConnections
   const answerAfterEnd = answerHalfClosedClients(server)
+  answerUnreadableRequests(server)
   const track = closeLingering(server, lingering)
   const whenLoaded: RequestListener = (request, response) => {
     track(request)
