@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
 /**
@@ -8,31 +8,17 @@ import type { Socket } from 'node:net'
  * included. With this, an answer not yet begun is still sent, then the connection ends; an
  * answer already streaming (the change feed) ends with the connection, since a follower that
  * ends its side has gone and its place is freed at once. node:http reads `httpAllowHalfOpen` on
- * every client's end; @types/node does not declare it. Returns what tracks each request.
- * @example const track = answerHalfClosedClients(server); track(request, response)
+ * every client's end, and holds the connection's answer under way in `_httpMessage`; @types/node
+ * declares neither. Nothing is done per request.
+ * @example answerHalfClosedClients(createServer(listener))
  */
-export function answerHalfClosedClients(
-  server: Server,
-): (request: IncomingMessage, response: ServerResponse) => void {
+export function answerHalfClosedClients(server: Server): void {
   Object.assign(server, { httpAllowHalfOpen: true })
-  const answering = new WeakMap<Socket, Set<ServerResponse>>()
   // After node:http's own listener, which keeps the connection for the answers still to come.
   server.on('connection', (socket: Socket) => {
     socket.once('end', () => {
-      const streaming = [...(answering.get(socket) ?? [])].some(
-        (response) => response.headersSent && !response.writableEnded,
-      )
-      if (streaming) socket.destroy()
+      const answer = (socket as { _httpMessage?: ServerResponse | null })._httpMessage
+      if (answer?.headersSent && !answer.writableEnded) socket.destroy()
     })
   })
-  return (request, response) => {
-    const { socket } = request
-    let responses = answering.get(socket)
-    if (!responses) {
-      responses = new Set()
-      answering.set(socket, responses)
-    }
-    responses.add(response)
-    response.once('close', () => responses.delete(response))
-  }
 }

@@ -56,12 +56,11 @@ export function listen(
     headersTimeout: Math.min(60_000, requestTimeoutMs),
   })
   server.maxConnections = maxConnections
-  const answerAfterEnd = answerHalfClosedClients(server)
+  answerHalfClosedClients(server)
   answerUnreadableRequests(server)
   const track = closeLingering(server, lingering)
   const whenLoaded: RequestListener = (request, response) => {
     track(request)
-    answerAfterEnd(request, response)
     if (appListener) return appListener(request, response)
     loaded.then(
       (listener) => listener(request, response),
