@@ -54,6 +54,8 @@ export function listen(
   const server = createServer({
     requestTimeout: requestTimeoutMs,
     headersTimeout: Math.min(60_000, requestTimeoutMs),
+    // node:http looks for timed-out requests every 30 s; a shorter timeout is looked at twice.
+    connectionsCheckingInterval: Math.min(30_000, requestTimeoutMs / 2),
   })
   server.maxConnections = maxConnections
   answerHalfClosedClients(server)

@@ -67,6 +67,31 @@ describe('listen, to what node:http cannot read as a request', () => {
     })
   })
 
+  it('answers a chunk extension over the limit 413 in JSON', async () => {
+    const { answer } = await answerTo(
+      await service(),
+      `POST /things HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n1;${'a'.repeat(20_000)}\r\nx\r\n0\r\n\r\n`,
+    )
+    expect(jsonError(answer)).toMatchObject({
+      status: 413,
+      body: { error: 'chunk extensions too large' },
+    })
+  })
+
+  it('answers 408 in JSON to headers not whole within the request timeout', async () => {
+    const app = new Hono().get('/things', (c) => c.json([]))
+    const listening = await listen(app.fetch, { port: 0, host: '127.0.0.1', requestTimeoutMs: 400 })
+    server = listening.server
+    const connection = await RawConnection.open(`http://127.0.0.1:${listening.port}`)
+    await connection.send('GET /things HTTP/1.1\r\nhost: x\r\n')
+    const answer = await connection.answer({ waitMs: 3_000 })
+    connection.destroy()
+    expect(jsonError(answer)).toMatchObject({
+      status: 408,
+      body: { error: 'request not complete in time' },
+    })
+  })
+
   it('answers CONNECT 400 in JSON: this is not a proxy', async () => {
     const { answer, closed } = await answerTo(
       await service(),
