@@ -135,6 +135,53 @@ describe('listen, to what node:http cannot read as a request', () => {
     expect(jsonError(answer)).toMatchObject({ status: 500, body: { error: 'internal error' } })
   })
 
+  it('answers what came before it on the connection first, in order, then itself', async () => {
+    const later = new Hono().get('/later/:n', async (c) => {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      return c.json({ n: c.req.param('n') })
+    })
+    const listening = await listen(later.fetch, { port: 0, host: '127.0.0.1' })
+    server = listening.server
+    const connection = await RawConnection.open(`http://127.0.0.1:${listening.port}`)
+    const get = (n: number) => `GET /later/${n} HTTP/1.1\r\nhost: x\r\n\r\n`
+    await connection.send(`${get(1)}${get(2)}get /later/3 HTTP/1.1\r\nhost: x\r\n\r\n`)
+    const answers = [
+      await connection.answer(),
+      await connection.answer(),
+      await connection.answer(),
+    ]
+    expect(answers.map((answer) => [answer?.status, JSON.parse(String(answer?.body))])).toEqual([
+      [200, { n: '1' }],
+      [200, { n: '2' }],
+      [400, { error: 'malformed request' }],
+    ])
+    expect(await connection.answer({ waitMs: 1_000 })).toBeNull()
+    expect(connection.closed).toBe(true)
+  })
+
+  it('answers a request whose body breaks with the refusal, after the answers owed before it', async () => {
+    const later = new Hono()
+      .get('/later', async (c) => {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        return c.json({ first: true })
+      })
+      .post('/things', async (c) => c.json({ got: await c.req.text() }))
+    const listening = await listen(later.fetch, { port: 0, host: '127.0.0.1' })
+    server = listening.server
+    const connection = await RawConnection.open(`http://127.0.0.1:${listening.port}`)
+    await connection.send(
+      'GET /later HTTP/1.1\r\nhost: x\r\n\r\n' +
+        'POST /things HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n',
+    )
+    const answers = [await connection.answer(), await connection.answer()]
+    expect(answers.map((answer) => [answer?.status, JSON.parse(String(answer?.body))])).toEqual([
+      [200, { first: true }],
+      [400, { error: 'malformed request' }],
+    ])
+    expect(await connection.answer({ waitMs: 1_000 })).toBeNull()
+    expect(connection.closed).toBe(true)
+  })
+
   it('still answers a readable request on the same server', async () => {
     const { answer } = await answerTo(await service(), 'GET /things HTTP/1.1\r\nhost: x\r\n\r\n')
     expect(answer?.status).toBe(200)

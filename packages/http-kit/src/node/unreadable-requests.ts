@@ -1,4 +1,4 @@
-import type { Server } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { RequestError } from '@hono/node-server'
 import { requestIdFor } from '../request-log.js'
@@ -40,25 +40,50 @@ function rawAnswer(status: number, error: string): string {
   ].join('\r\n')
 }
 
+/** A connection as node:http holds it: the answer under way on it, if any. */
+type HeldSocket = Duplex & { _httpMessage?: ServerResponse | null }
+
+/**
+ * Runs `then` once the connection has sent every answer owed to whole requests read before
+ * (pipelined): written before them, a refusal would be read as the answer to the first. A request
+ * whose body broke is not whole: the refusal is its answer, unless its answer has begun (`then`
+ * is given it). node:http hands the connection to the next answer owed in its own `'finish'`
+ * listener, which runs first. An owed answer cut off ends the connection: nothing after it can be
+ * read in order.
+ */
+function afterOwedAnswers(socket: HeldSocket, then: (begun: boolean) => void): void {
+  const owed = socket._httpMessage
+  if (!owed?.req.complete) {
+    then(owed?.headersSent ?? false)
+    return
+  }
+  owed.once('finish', () => afterOwedAnswers(socket, then))
+  owed.once('close', () => {
+    if (!owed.writableFinished) socket.destroy()
+  })
+}
+
 /**
  * Answers in JSON what node:http cannot read as a request, where its defaults answer a bare
  * status line or nothing: what its parser refuses (a malformed request line or header, headers
  * over the limit, a request not whole in time: 400, 431, 413, 408, the statuses it would send),
  * and CONNECT, which it hands to a proxy's `'connect'` listener and otherwise drops (400: this
  * is not a proxy). The app never sees these: they carry nosniff and a request id, no CORS
- * headers (no browser sends them), and have no log line. As node:http does, nothing is written
- * into an answer already under way, and the connection is closed.
+ * headers (no browser sends them), and have no log line. The answers owed to requests before it
+ * on the connection go first, then the refusal, then the connection is closed.
  * @example answerUnreadableRequests(createServer(listener))
  */
 export function answerUnreadableRequests(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // node:http's own guard: the answer it holds for the connection, if any, not yet begun.
-    const inFlight = (socket as { _httpMessage?: { headersSent: boolean } })._httpMessage
-    if (socket.writable && !inFlight?.headersSent) {
-      const status = statusByCode[error.code ?? ''] ?? 400
-      socket.write(rawAnswer(status, messages[status] as string))
-    }
-    socket.destroy()
+  // node:http calls this again for every later read of a connection whose parser has failed.
+  const refused = new WeakSet<Duplex>()
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: HeldSocket) => {
+    if (refused.has(socket)) return
+    refused.add(socket)
+    const status = statusByCode[error.code ?? ''] ?? 400
+    afterOwedAnswers(socket, (begun) => {
+      if (socket.writable && !begun) socket.write(rawAnswer(status, messages[status] as string))
+      socket.destroy()
+    })
   })
   server.on('connect', (_request, socket: Duplex) => {
     socket.end(rawAnswer(400, 'CONNECT is for proxies, and this is not one'))
