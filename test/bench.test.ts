@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runTinyBench } from './support/tiny-bench.js'
 
-// Keeps `npm run bench` working: one run of all of it at a tiny size (a quick look: 0.3 s per
+// Keeps `npm run bench` working: one run of all of it at a tiny size (a quick look: 0.2 s per
 // endpoint, 50 movies), checked for completing and for every row of its tables. It asserts no
 // speed: the machine is shared, and speed is what the bench reports.
 describe('npm run bench, at a tiny size', () => {
   let stdout = ''
   let written = ''
   beforeAll(async () => {
-    const sizes = ['--quick', '--n', '50', '--seconds', '0.3', '--rounds', '1', '--big', '500']
+    const sizes = ['--quick', '--n', '50', '--seconds', '0.2', '--rounds', '1', '--big', '500']
     ;({ stdout, written } = await runTinyBench(sizes, [
       { file: 'items-service/dist/server.js', npm: ['run', 'build', '-w', 'items-service'] },
       {
