@@ -216,8 +216,13 @@ export function memoryMiB(pid) {
   return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 }
 }
 
-/** Keep-alive connections for single requests, so that a timing leaves out the TCP handshake. */
-const agent = new Agent({ keepAlive: true, maxSockets: 4 })
+/**
+ * Keep-alive connections for single requests, so that a timing leaves out the TCP handshake.
+ * One left idle is dropped after 2 s: workerd closes a connection idle for 5 s (its HTTP server's
+ * pipeline timeout) and announces no `Keep-Alive: timeout`, so a request written on one idle for
+ * about that long met the close and ended in `socket hang up`.
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 4, timeout: 2_000 })
 
 /** Closes the idle connections of `send`, so that no socket keeps the bench alive. */
 export function closeConnections() {
