@@ -12,11 +12,11 @@ import {
   mailgunBody,
   mailStateObjects,
   outbound,
-  scriptPath,
   sendTo,
   statusesOf,
   warmedUp,
   worker,
+  workerModules,
 } from './support/worker-under-test.js'
 
 // The Worker's state lives in its Durable Object, kept in a folder as `wrangler dev
@@ -151,8 +151,7 @@ describe('the Worker without its object binding', () => {
   it('serves nothing, and its log names MAIL_STATE', async () => {
     let output = ''
     const unbound = new Miniflare({
-      modules: true,
-      scriptPath,
+      modules: workerModules(),
       compatibilityDate,
       bindings: withoutDeta,
       handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {

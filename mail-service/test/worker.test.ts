@@ -12,10 +12,10 @@ import {
   mailgunKey,
   mailStateObjects,
   outbound,
-  scriptPath,
   useWorker,
   warmedUp,
   workerForThisTest,
+  workerModules,
 } from './support/worker-under-test.js'
 
 const { mf, send } = useWorker()
@@ -99,8 +99,7 @@ describe('the Worker bundle under Miniflare', () => {
   it('answers 502 when Mailgun cannot be reached', async () => {
     // No outbound stand-in: the fetch goes to a port where nothing listens.
     const unreachable = new Miniflare({
-      modules: true,
-      scriptPath,
+      modules: workerModules(),
       compatibilityDate,
       bindings: { ...bindings, MAIL_API_URL: await closedPortUrl(), DETA_PROJECT_KEY: '' },
       durableObjects: mailStateObjects,

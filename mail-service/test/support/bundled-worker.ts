@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -34,8 +34,8 @@ export async function bundledWorker(
     logLevel: 'error',
   })
   const mf = new Miniflare({
-    modules: true,
-    scriptPath,
+    // The module itself, not its path, which Miniflare would parse in Node for imports first.
+    modules: [{ type: 'ESModule', path: scriptPath, contents: await readFile(scriptPath) }],
     modulesRoot: dir,
     compatibilityDate,
     durableObjects,
