@@ -1,11 +1,11 @@
 // Type-checks every workspace that has a `typecheck` script, and the tests' project (`test/`),
-// in as few `tsc` programs as the machine has cores. A program checks everything its files
-// import, so a service's program re-checks each package it is built from: one `tsc` per
-// workspace checked the shared packages up to five times (80 s of CPU on two cores). The
-// projects whose tsconfig.json only extends the base options (and lists what it includes) join
-// shared programs; a project with options of its own (the clients: no Node types) runs its own
-// `typecheck` script. Each check's output is printed whole when it ends, under its name; the
-// exit code is 1 when any failed.
+// in a `tsc` program per service, as many at a time as the machine has cores. A program checks
+// everything its files import, so a service's program re-checks each package it is built from:
+// one `tsc` per workspace checked the shared packages up to five times (80 s of CPU on two
+// cores). The projects whose tsconfig.json only extends the base options (and lists what it
+// includes) join the services' programs; a project with options of its own (the clients: no
+// Node types) runs its own `typecheck` script. Each check's output is printed whole when it
+// ends, under its name; the exit code is 1 when any failed.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
@@ -44,19 +44,18 @@ const weight = ({ include }) =>
     .flatMap((path) => readdirSync(join(root, path), { recursive: true }))
     .filter((name) => String(name).endsWith('.ts')).length
 
-const joining = projects
-  .filter((project) => project.include)
-  .map((project) => ({ ...project, w: weight(project) }))
-const programs = Array.from({ length: Math.min(lanes, joining.length) }, () => ({
-  dirs: [],
-  include: [],
-  w: 0,
-}))
-for (const project of joining.sort((a, b) => b.w - a.w)) {
+// A program per service: each declares its own types of `cloudflare:workers`, which two in one
+// program would merge. The packages and the tests' project join the program with fewer files.
+const joining = projects.filter((project) => project.include)
+const isService = ({ dir }) => !dir.startsWith('packages/') && dir !== 'test'
+const programs = joining
+  .filter(isService)
+  .map((service) => ({ dirs: [service.dir], include: [...service.include], w: weight(service) }))
+for (const project of joining.filter((project) => !isService(project))) {
   const lightest = programs.reduce((a, b) => (b.w < a.w ? b : a))
   lightest.dirs.push(project.dir)
   lightest.include.push(...project.include)
-  lightest.w += project.w
+  lightest.w += weight(project)
 }
 
 // The joint configurations go under node_modules, where `types: ["node"]` resolves as it does

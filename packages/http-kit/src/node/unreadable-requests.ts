@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http'
+import { type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { RequestError } from '@hono/node-server'
 import { requestIdFor } from '../request-log.js'
@@ -8,13 +8,6 @@ const statusByCode: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
   ERR_HTTP_REQUEST_TIMEOUT: 408,
-}
-
-const reasons: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  413: 'Content Too Large',
-  431: 'Request Header Fields Too Large',
 }
 
 /** The request line a client wrote cannot be trusted to be printable: the message is ours. */
@@ -29,7 +22,7 @@ const messages: Record<number, string> = {
 function rawAnswer(status: number, error: string): string {
   const body = JSON.stringify({ error })
   return [
-    `HTTP/1.1 ${status} ${reasons[status]}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     'content-type: application/json',
     'x-content-type-options: nosniff',
     `x-request-id: ${requestIdFor(undefined)}`,
