@@ -2,8 +2,10 @@
 import { count, cpuPerAnswer, fixed, ratio, verdict } from './format.mjs'
 import { syncEndpoints } from './sync.mjs'
 
+/** As the small reads are held (small-reads.mjs): a 304 as one item, a list as the list. */
 const targets = {
-  'GET /items 304': 0.9,
+  'GET /items 304': 0.6,
+  'GET /items/:id 304': 0.6,
   'GET /items br': 0.9,
   'GET /items gzip': 0.9,
 }
