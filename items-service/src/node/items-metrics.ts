@@ -1,5 +1,5 @@
 import type { RequestRecord } from '@movies-and-mail/http-kit/app'
-import { httpServerMetrics } from '@movies-and-mail/http-kit/node'
+import { httpServerMetrics } from '@movies-and-mail/http-kit/node-metrics'
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import type { ItemStore } from '../store/item-store.js'
 import { type StoreOperation, timedItemStore } from '../store/timed-item-store.js'

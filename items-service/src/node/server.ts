@@ -7,19 +7,19 @@ import {
 } from '@movies-and-mail/http-kit/node'
 import { parseEnv, secretValues } from '../env.js'
 import type { Compress } from '../items/items.app.js'
-import { itemsMetrics } from './items-metrics.js'
 import { loadWebAssets } from './load-web-assets.js'
 import { openItemStore } from './open-item-store.js'
 
 runNodeService('items-service', secretValues(process.env), async ({ log, appLog, opening }) => {
   const settings = parseEnv(process.env)
-  const logs = appLog(settings.logFormat)
+  const logs = await appLog(settings.logFormat)
   if (settings.connectionUrl) opening(` (database at ${settings.connectionUrl})`)
   const opened = await openItemStore(settings)
   const { description, notices } = opened
+  // prom-client loads only when metrics are asked for.
   const metrics =
     settings.metrics &&
-    itemsMetrics({
+    (await import('./items-metrics.js')).itemsMetrics({
       database: settings.connectionUrl ? 'mongodb' : 'lmdb',
       feed: () => opened.store.changes,
     })

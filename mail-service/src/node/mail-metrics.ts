@@ -1,5 +1,5 @@
 import type { RequestRecord } from '@movies-and-mail/http-kit/app'
-import { httpServerMetrics } from '@movies-and-mail/http-kit/node'
+import { httpServerMetrics } from '@movies-and-mail/http-kit/node-metrics'
 import { Counter, Histogram, type Registry } from 'prom-client'
 import type { Mailer } from '../mailer/mailer.js'
 import { timedMailer } from '../mailer/timed-mailer.js'

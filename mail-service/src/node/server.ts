@@ -7,14 +7,14 @@ import { parseEnv, secretValues } from '../env.js'
 import { describeSetup, openAdapters } from '../open-adapters.js'
 import { Background } from '../sendmail/background.js'
 import { type KeptApiKey, keptApiKey } from './api-key-file.js'
-import { mailMetrics } from './mail-metrics.js'
 import { openNodeStores, serversOf } from './node-stores.js'
 import { keepStoresTidy } from './upkeep.js'
 
 runNodeService('mail-service', secretValues(process.env), async ({ log, appLog, opening }) => {
   const settings = parseEnv(process.env)
-  const logs = appLog(settings.logFormat)
-  const metrics = settings.metrics && mailMetrics()
+  const logs = await appLog(settings.logFormat)
+  // prom-client loads only when metrics are asked for.
+  const metrics = settings.metrics && (await import('./mail-metrics.js')).mailMetrics()
   const { mongo } = settings
   if (mongo) opening(` (MongoDB at ${serversOf(mongo.url)}, database ${mongo.dbName})`)
   const state = await openNodeStores(settings)

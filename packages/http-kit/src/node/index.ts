@@ -1,4 +1,3 @@
-export { httpDurationBuckets, httpServerMetrics } from '../metrics/http-server-metrics.js'
 export { Compression } from './compression.js'
 export { openFilesLimit, withinOpenFiles } from './open-files.js'
 export { runNodeService } from './run-service.js'

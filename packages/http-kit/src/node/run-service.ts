@@ -4,7 +4,6 @@ import { listenForMetrics, type MetricsAddress } from '../metrics/metrics-listen
 import { redactText } from '../redact.js'
 import type { RequestRecord } from '../request-log.js'
 import { batchedLines } from './batched-lines.js'
-import { jsonLog } from './json-log.js'
 import { listen, reachableAt } from './listen.js'
 import { openFilesLimit, withinOpenFiles } from './open-files.js'
 import { stopOnSignals } from './stop-on-signals.js'
@@ -56,8 +55,9 @@ export type ServiceStart = {
   /**
    * The app's log for LOG_FORMAT: text lines (`requestLines`), or JSON objects, one a line, and
    * then every later line of `log` is one too, so that the whole output parses line by line.
+   * pino loads only for JSON, so a text log's start does not pay for it.
    */
-  appLog: (format: 'text' | 'json') => AppLog
+  appLog: (format: 'text' | 'json') => Promise<AppLog>
 }
 
 /**
@@ -77,8 +77,9 @@ export function runNodeService(
   process.on('exit', output.flush)
   let log = (line: string) => output.write(`${line}\n`)
   let opening = ''
-  const appLog = (format: 'text' | 'json'): AppLog => {
+  const appLog = async (format: 'text' | 'json'): Promise<AppLog> => {
     if (format === 'text') return { log: output.write }
+    const { jsonLog } = await import('./json-log.js')
     const json = jsonLog(output.write)
     log = json.line
     return { log: null, onResponse: json.request, onError: json.error }
