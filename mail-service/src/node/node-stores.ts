@@ -1,6 +1,5 @@
 import type { Settings } from '../env.js'
 import type { StateStores } from '../ports/state-stores.js'
-import { detaStores } from '../stores/deta/deta-stores.js'
 import { EmbeddedStores } from '../stores/embedded/embedded-stores.js'
 
 /** Where the Node entry keeps its state, what its start-up line says of it, and its close. */
@@ -25,7 +24,8 @@ export type NodeStores = {
  */
 export async function openNodeStores(settings: Settings): Promise<NodeStores> {
   const { mongo, deta, dataDir } = settings
-  const inDeta = detaStores(settings)
+  // The deta SDK (with the fetch and URL polyfills it brings on Node) loads only when used.
+  const inDeta = deta && (await import('../stores/deta/deta-stores.js')).detaStores(settings)
   const detaWhere = `Deta Base at ${deta?.host}`
   if (!mongo) {
     if (inDeta) {

@@ -1,3 +1,4 @@
+export { brokenBuild } from './broken-build.js'
 export { BuiltEntry, type BuiltEntryOptions, type Exit, type FailedStart } from './built-entry.js'
 export { clockAhead } from './clock-ahead.js'
 export { DetaBaseStandIn, type DetaItem, type DetaRequest } from './deta-base-stand-in.js'
